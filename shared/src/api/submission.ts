@@ -1,0 +1,30 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { PresetIdSchema } from "./preset.ts";
+import { StyleSchema } from "./style.ts";
+
+export const MAX_VIDEO_SECONDS = 600;
+
+export const SubmissionRequestSchema = Type.Object(
+  {
+    video_url: Type.String({ format: "uri", maxLength: 4096, pattern: "^[hH][tT][tT][pP][sS]://", description: "Direct HTTPS URL to an MP4, MOV or WebM file; redirects are rejected" }),
+    preset: Type.Optional(PresetIdSchema),
+    language: Type.Optional(Type.String({ pattern: "^[a-z]{2,3}$", description: "Source language; omitted means automatic detection" })),
+    style: Type.Optional(StyleSchema),
+    max_duration_seconds: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_VIDEO_SECONDS, default: MAX_VIDEO_SECONDS, description: "Caps the credit reserved; a longer video fails with DURATION_LIMIT_EXCEEDED" }),
+    ),
+  },
+  { additionalProperties: false, $id: "SubmissionRequest" },
+);
+export type SubmissionRequest = Static<typeof SubmissionRequestSchema>;
+
+export const SubmissionResponseSchema = Type.Object(
+  {
+    id: Type.String(),
+    status: Type.String(),
+    status_url: Type.String({ format: "uri" }),
+    replayed: Type.Boolean(),
+  },
+  { additionalProperties: false, $id: "SubmissionResponse" },
+);
+export type SubmissionResponse = Static<typeof SubmissionResponseSchema>;

@@ -1,0 +1,17 @@
+/** Codes a failed job carries in `error.code` (DESIGN.md §5). */
+export const JOB_ERROR_CODES = [
+  "INSUFFICIENT_CREDITS", "DURATION_LIMIT_EXCEEDED", "VIDEO_TOO_LONG", "VIDEO_TOO_LARGE", "RESOLUTION_TOO_HIGH",
+  "UNSUPPORTED_FORMAT", "NO_AUDIO_TRACK", "REDIRECT_NOT_ALLOWED", "VIDEO_UNREACHABLE", "URL_NOT_ALLOWED",
+  "UNSUPPORTED_LANGUAGE", "TRANSCRIPTION_FAILED", "RENDER_FAILED", "INTERNAL_ERROR",
+] as const;
+export type JobErrorCode = (typeof JOB_ERROR_CODES)[number];
+
+/** A job-level failure: the pipeline throws it, the runner records it on the job. */
+export class JobFailure extends Error {
+  readonly code: JobErrorCode;
+  constructor(code: JobErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "JobFailure";
+    this.code = code;
+  }
+}
