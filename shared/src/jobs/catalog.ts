@@ -21,3 +21,16 @@ export type ExpireFilesPayload = Static<typeof ExpireFilesPayloadSchema>;
 
 /** pg-boss lives in the same database, in its own schema. */
 export const PGBOSS_SCHEMA = "pgboss";
+
+/**
+ * Queue policy for caption jobs. A 600 s 1080p video takes minutes on a CPU worker; the expiry is a
+ * backstop, the heartbeat is what notices a dead worker quickly so another one retries the job.
+ */
+export const CAPTION_QUEUE_OPTIONS = {
+  expireInSeconds: 3600,
+  heartbeatSeconds: 30,
+  retryLimit: 3,
+  retryDelay: 5,
+  retryBackoff: true,
+  deleteAfterSeconds: 7 * 24 * 3600,
+} as const;

@@ -1,0 +1,76 @@
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import type { Server } from "node:http";
+import path from "node:path";
+import type { Kysely } from "kysely";
+import type { Logger } from "pino";
+import { migrateToLatest } from "@caption/shared/db/migrator";
+import type { Env } from "@caption/shared/config/env";
+import { createDatabase } from "./db/database.ts";
+import { createApp } from "./http/app.ts";
+import { startJobQueue } from "./queue/job-queue.ts";
+import { createLanguageSupport } from "./services/language-support.ts";
+import { createUrlSigner } from "./storage/signed-url.ts";
+import { startMaintenance } from "./services/maintenance.ts";
+
+export interface ApiServer {
+  url: string;
+  server: Server;
+  stop(): Promise<void>;
+}
+
+/** The signing key for result links: configured, else generated once and kept under DATA_DIR. */
+export async function loadSigningSecret(env: Pick<Env, "URL_SIGNING_SECRET" | "DATA_DIR">): Promise<string> {
+  if (env.URL_SIGNING_SECRET) return env.URL_SIGNING_SECRET;
+  const file = path.resolve(env.DATA_DIR, "url-signing.key");
+  if (existsSync(file)) return (await readFile(file, "utf8")).trim();
+  await mkdir(path.dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  await writeFile(file, secret, { mode: 0o600, flag: "wx" }).catch(async () => undefined);
+  return (await readFile(file, "utf8")).trim();
+}
+
+export const localFilesRoot = (dataDir: string) => path.resolve(dataDir, "files");
+
+/** Migrates, starts the queue producer and listens. `stop` is idempotent. */
+export async function startApiServer(env: Env, databaseUrl: string, logger: Logger): Promise<ApiServer> {
+  const db = createDatabase(databaseUrl, { max: 20 });
+  await migrateToLatest(db as unknown as Kysely<unknown>);
+  const queue = await startJobQueue(databaseUrl, logger);
+  const signer = createUrlSigner(await loadSigningSecret(env));
+  const maintenance = startMaintenance(db, logger);
+  const storesLocally = !env.STORAGE_URL || env.STORAGE_URL.startsWith("file:");
+  const app = createApp({
+    db,
+    queue,
+    signer,
+    logger,
+    languages: createLanguageSupport(db),
+    localFilesRoot: storesLocally ? localFilesRoot(env.DATA_DIR) : undefined,
+    publicBaseUrl: env.PUBLIC_BASE_URL,
+  });
+  const server = app.listen(env.PORT, env.HOST);
+  await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
+  server.keepAliveTimeout = 65_000;
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : env.PORT;
+  const url = `http://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${port}`;
+  logger.info({ url }, "API listening");
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    server,
+    stop: () =>
+      (stopping ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        maintenance.stop();
+        await queue.stop();
+        await db.destroy();
+      })()),
+  };
+}

@@ -1,0 +1,54 @@
+import { sql } from "kysely";
+import type { DbOrTrx } from "./database.ts";
+
+export interface KeyWithRateCount {
+  id: string;
+  account_id: string;
+  secret_hash: string;
+  scopes: string[];
+  rate_limit_per_minute: number;
+  /** Requests counted in the current window, including this one. */
+  window_count: number;
+  window_start: Date;
+}
+
+/**
+ * Finds an active key by prefix and counts this request in its per-minute window, in one round
+ * trip. The counter lives in the database so the limit holds across API processes.
+ */
+export async function findKeyAndCountRequest(db: DbOrTrx, prefix: string): Promise<KeyWithRateCount | undefined> {
+  const result = await sql<KeyWithRateCount>`
+    WITH key AS (
+      SELECT k.id, k.account_id, k.secret_hash, k.scopes, a.rate_limit_per_minute
+      FROM api_keys k JOIN accounts a ON a.id = k.account_id
+      WHERE k.prefix = ${prefix} AND k.revoked_at IS NULL
+    ), counted AS (
+      INSERT INTO rate_limit_windows (api_key_id, window_start, count)
+      SELECT id, date_trunc('minute', now()), 1 FROM key
+      ON CONFLICT (api_key_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
+      RETURNING count, window_start
+    )
+    SELECT key.*, counted.count AS window_count, counted.window_start FROM key, counted`.execute(db);
+  return result.rows[0];
+}
+
+export async function insertApiKey(
+  db: DbOrTrx,
+  key: { id: string; account_id: string; name: string; prefix: string; secret_hash: string; scopes: string[] },
+): Promise<void> {
+  await db.insertInto("api_keys").values(key).execute();
+}
+
+export async function revokeApiKeyByPrefix(db: DbOrTrx, prefix: string): Promise<{ id: string; account_id: string } | undefined> {
+  return db
+    .updateTable("api_keys")
+    .set({ revoked_at: new Date() })
+    .where("prefix", "=", prefix)
+    .where("revoked_at", "is", null)
+    .returning(["id", "account_id"])
+    .executeTakeFirst();
+}
+
+export async function deleteOldRateWindows(db: DbOrTrx): Promise<void> {
+  await db.deleteFrom("rate_limit_windows").where("window_start", "<", sql<Date>`now() - interval '5 minutes'`).execute();
+}

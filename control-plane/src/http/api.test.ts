@@ -1,0 +1,390 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { grantCredits } from "@caption/shared/db/credit-ledger";
+import { startTestApi, type TestApi } from "../testing/test-api.ts";
+
+const VIDEO = "https://videos.example.com/clip.mp4";
+let t: TestApi;
+let key: string;
+let accountId: string;
+
+before(async () => {
+  t = await startTestApi();
+  ({ api_key: key, account_id: accountId } = await t.createKey({ concurrency: 1000 }));
+});
+after(() => t.close());
+
+const submit = (body: unknown, headers: Record<string, string> = {}, apiKey = key) => t.request("POST", "/v1/subtitles", { key: apiKey, body, headers });
+
+function assertErrorShape(body: any, code: string) {
+  assert.equal(body.error.code, code, JSON.stringify(body));
+  assert.equal(typeof body.error.message, "string");
+  assert.match(body.error.request_id, /^req_/);
+}
+
+describe("submission validation (spec: Submission request, Style object)", () => {
+  const invalid: [string, unknown, RegExp][] = [
+    ["body is an array", [], /JSON object/],
+    ["body is a string", "x", /JSON object/],
+    ["video_url missing", {}, /video_url is required/],
+    ["video_url null", { video_url: null }, /video_url must not be null/],
+    ["video_url http", { video_url: "http://a.example/v.mp4" }, /video_url/],
+    ["video_url relative", { video_url: "/v.mp4" }, /video_url/],
+    ["video_url not a URL", { video_url: "https://" }, /video_url/],
+    ["video_url too long", { video_url: `https://a.example/${"a".repeat(4080)}` }, /video_url must be at most 4096/],
+    ["unknown top-level field", { video_url: VIDEO, foo: 1 }, /unknown field foo/],
+    ["unknown style field", { video_url: VIDEO, style: { glow: true } }, /unknown field style\.glow/],
+    ["unknown offset field", { video_url: VIDEO, style: { offset: { x: 1 } } }, /unknown field style\.offset\.x/],
+    ["unknown background field", { video_url: VIDEO, style: { background: { radius: 2 } } }, /style\.background\.radius/],
+    ["unknown outline field", { video_url: VIDEO, style: { outline: { width: 2 } } }, /style\.outline\.width/],
+    ["unknown shadow field", { video_url: VIDEO, style: { shadow: { x: 2 } } }, /style\.shadow\.x/],
+    ["preset unknown", { video_url: VIDEO, preset: "fancy" }, /preset must be one of/],
+    ["preset null", { video_url: VIDEO, preset: null }, /preset must not be null/],
+    ["language uppercase", { video_url: VIDEO, language: "EN" }, /language/],
+    ["language too long", { video_url: VIDEO, language: "engl" }, /language/],
+    ["language one letter", { video_url: VIDEO, language: "e" }, /language/],
+    ["style null", { video_url: VIDEO, style: null }, /style must not be null/],
+    ["max_duration_seconds 0", { video_url: VIDEO, max_duration_seconds: 0 }, /between 1 and 600/],
+    ["max_duration_seconds 601", { video_url: VIDEO, max_duration_seconds: 601 }, /between 1 and 600/],
+    ["max_duration_seconds fraction", { video_url: VIDEO, max_duration_seconds: 10.5 }, /max_duration_seconds/],
+    ["max_duration_seconds string", { video_url: VIDEO, max_duration_seconds: "60" }, /max_duration_seconds/],
+    ["text_color shorthand", { video_url: VIDEO, style: { text_color: "#fff" } }, /hex color/],
+    ["text_color alpha", { video_url: VIDEO, style: { text_color: "#ffffffff" } }, /hex color/],
+    ["text_color named", { video_url: VIDEO, style: { text_color: "white" } }, /hex color/],
+    ["highlight_color no hash", { video_url: VIDEO, style: { highlight_color: "ff00ff" } }, /hex color/],
+    ["background.color rgb()", { video_url: VIDEO, style: { background: { color: "rgb(0,0,0)" } } }, /hex color/],
+    ["outline.color null", { video_url: VIDEO, style: { outline: { color: null } } }, /must not be null/],
+    ["shadow.color alpha", { video_url: VIDEO, style: { shadow: { color: "#00000080" } } }, /hex color/],
+    ["position", { video_url: VIDEO, style: { position: "middle" } }, /must be one of/],
+    ["horizontal_position", { video_url: VIDEO, style: { horizontal_position: "centre" } }, /must be one of/],
+    ["text_alignment", { video_url: VIDEO, style: { text_alignment: "justify" } }, /must be one of/],
+    ["font_family custom", { video_url: VIDEO, style: { font_family: "Comic Sans MS" } }, /must be one of/],
+    ["font_family url", { video_url: VIDEO, style: { font_family: "https://fonts.example/x.ttf" } }, /must be one of/],
+    ["font_size 11", { video_url: VIDEO, style: { font_size: 11 } }, /between 12 and 240/],
+    ["font_size 241", { video_url: VIDEO, style: { font_size: 241 } }, /between 12 and 240/],
+    ["font_weight 500", { video_url: VIDEO, style: { font_weight: 500 } }, /must be one of 400, 700/],
+    ["font_weight '700'", { video_url: VIDEO, style: { font_weight: "700" } }, /must be one of/],
+    ["font_style oblique", { video_url: VIDEO, style: { font_style: "oblique" } }, /must be one of/],
+    ["text_case title", { video_url: VIDEO, style: { text_case: "title" } }, /must be one of/],
+    ["text_width huge", { video_url: VIDEO, style: { text_width: "huge" } }, /must be one of/],
+    ["line_count 4", { video_url: VIDEO, style: { line_count: 4 } }, /must be one of 0, 1, 2, 3, 100/],
+    ["line_count -1", { video_url: VIDEO, style: { line_count: -1 } }, /must be one of/],
+    ["scale 0.1", { video_url: VIDEO, style: { scale: 0.1 } }, /between 0.2 and 1/],
+    ["scale 1.5", { video_url: VIDEO, style: { scale: 1.5 } }, /between 0.2 and 1/],
+    ["offset.left -1921", { video_url: VIDEO, style: { offset: { left: -1921 } } }, /between -1920 and 1920/],
+    ["offset.bottom 1921", { video_url: VIDEO, style: { offset: { bottom: 1921 } } }, /between -1920 and 1920/],
+    ["offset null", { video_url: VIDEO, style: { offset: null } }, /must not be null/],
+    ["background.type", { video_url: VIDEO, style: { background: { type: "pill" } } }, /must be one of/],
+    ["background.opacity 1.1", { video_url: VIDEO, style: { background: { opacity: 1.1 } } }, /between 0 and 1/],
+    ["background.opacity -0.1", { video_url: VIDEO, style: { background: { opacity: -0.1 } } }, /between 0 and 1/],
+    ["outline.thickness 21", { video_url: VIDEO, style: { outline: { thickness: 21 } } }, /between 0 and 20/],
+    ["outline.thickness -1", { video_url: VIDEO, style: { outline: { thickness: -1 } } }, /between 0 and 20/],
+    ["shadow.enabled string", { video_url: VIDEO, style: { shadow: { enabled: "true" } } }, /shadow\.enabled/],
+    ["shadow.blur 41", { video_url: VIDEO, style: { shadow: { blur: 41 } } }, /between 0 and 40/],
+    ["shadow.distance 21", { video_url: VIDEO, style: { shadow: { distance: 21 } } }, /between 0 and 20/],
+    ["shadow.angle 181", { video_url: VIDEO, style: { shadow: { angle: 181 } } }, /between -180 and 180/],
+    ["shadow.angle -181", { video_url: VIDEO, style: { shadow: { angle: -181 } } }, /between -180 and 180/],
+    ["shadow null", { video_url: VIDEO, style: { shadow: null } }, /must not be null/],
+  ];
+  for (const [name, body, message] of invalid) {
+    test(`400 INVALID_REQUEST: ${name}`, async () => {
+      const before = await t.request("GET", "/v1/usage", { key });
+      const res = await submit(body);
+      assert.equal(res.status, 400);
+      assertErrorShape(res.body, "INVALID_REQUEST");
+      assert.match(res.body.error.message, message);
+      assert.equal(res.headers.get("x-request-id"), res.body.error.request_id);
+      const after = await t.request("GET", "/v1/usage", { key });
+      assert.deepEqual(after.body, before.body, "a rejected request changes nothing");
+    });
+  }
+
+  const valid: [string, unknown][] = [
+    ["minimal", { video_url: VIDEO }],
+    ["uppercase scheme", { video_url: "HTTPS://videos.example.com/a.mov" }],
+    ["max-length URL", { video_url: `https://a.example/${"a".repeat(4096 - 18)}` }],
+    ["every preset field at bounds", {
+      video_url: VIDEO, preset: "thin&bold", language: "eng", max_duration_seconds: 600,
+      style: {
+        position: "top", horizontal_position: "right", text_alignment: "left", text_color: "#aBcDeF", highlight_color: "#000000",
+        font_family: "Paytone One", font_size: 240, font_weight: 700, font_style: "italic", text_case: "capitalize", text_width: "small",
+        line_count: 100, scale: 1, offset: { left: -1920, top: 1920, right: 0, bottom: -1920 },
+        background: { type: "box-rounded", color: "#123456", opacity: 0 }, outline: { color: "#ffffff", thickness: 20 },
+        shadow: { enabled: false, color: "#000000", blur: 40, distance: 20, angle: -180 },
+      },
+    }],
+    ["lower bounds", { video_url: VIDEO, max_duration_seconds: 1, style: { font_size: 12, scale: 0.2, line_count: 0, outline: { thickness: 0 }, shadow: { blur: 0, distance: 0, angle: 180 }, background: { opacity: 1 } } }],
+    ["empty nested objects", { video_url: VIDEO, style: { offset: {}, background: {}, outline: {}, shadow: {} } }],
+    ["two-letter language", { video_url: VIDEO, language: "de" }],
+  ];
+  for (const [name, body] of valid) {
+    test(`202: ${name}`, async () => {
+      const res = await submit(body);
+      assert.equal(res.status, 202, JSON.stringify(res.body));
+      assert.match(res.body.id, /^job_[0-9A-HJKMNP-TV-Z]{26}$/);
+      assert.equal(res.body.status, "queued");
+      assert.equal(res.body.replayed, false);
+      assert.equal(res.body.status_url, `${t.url}/v1/jobs/${res.body.id}`);
+    });
+  }
+
+  test("every preset id is accepted", async () => {
+    const { body } = await t.request("GET", "/v1/presets");
+    assert.equal(body.presets.length, 16);
+    for (const preset of body.presets) assert.equal((await submit({ video_url: VIDEO, preset: preset.id })).status, 202, preset.id);
+  });
+
+  test("a non-JSON body or content type is 400", async () => {
+    const broken = await t.request("POST", "/v1/subtitles", { key, rawBody: "{not json", headers: { "content-type": "application/json" } });
+    assert.equal(broken.status, 400);
+    assertErrorShape(broken.body, "INVALID_REQUEST");
+    const form = await t.request("POST", "/v1/subtitles", { key, rawBody: "video_url=x", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    assert.equal(form.status, 400);
+    assertErrorShape(form.body, "INVALID_REQUEST");
+  });
+});
+
+describe("authentication and scopes", () => {
+  test("missing, malformed, unknown and revoked keys are 401 UNAUTHORIZED", async () => {
+    const revoked = await t.createKey();
+    await t.database.db.updateTable("api_keys").set({ revoked_at: new Date() }).where("prefix", "=", revoked.key_prefix).execute();
+    const wrongSecret = key.slice(0, -4) + (key.endsWith("AAAA") ? "BBBB" : "AAAA");
+    for (const candidate of [undefined, "nonsense", "cap_000000000000_" + "x".repeat(32), wrongSecret, revoked.api_key]) {
+      for (const [method, path] of [["GET", "/v1/usage"], ["GET", "/v1/jobs/job_x"], ["POST", "/v1/jobs/job_x/cancel"]] as const) {
+        const res = await t.request(method, path, { key: candidate });
+        assert.equal(res.status, 401, `${method} ${path} with ${candidate}`);
+        assertErrorShape(res.body, "UNAUTHORIZED");
+      }
+      const res = await t.request("POST", "/v1/subtitles", { key: candidate, body: { video_url: VIDEO } });
+      assert.equal(res.status, 401);
+    }
+  });
+
+  test("a read-only key can read but not submit or cancel", async () => {
+    const reader = await t.createKey({ scopes: ["subtitles:read"] });
+    assert.equal((await t.request("GET", "/v1/usage", { key: reader.api_key })).status, 200);
+    const res = await submit({ video_url: VIDEO }, {}, reader.api_key);
+    assert.equal(res.status, 401);
+    assertErrorShape(res.body, "INSUFFICIENT_SCOPE");
+    assert.match(res.headers.get("www-authenticate") ?? "", /insufficient_scope/);
+    const cancel = await t.request("POST", "/v1/jobs/job_x/cancel", { key: reader.api_key });
+    assert.equal(cancel.status, 401);
+    assertErrorShape(cancel.body, "INSUFFICIENT_SCOPE");
+  });
+
+  test("presets and the OpenAPI document are public", async () => {
+    assert.equal((await t.request("GET", "/v1/presets")).status, 200);
+    assert.equal((await t.request("GET", "/v1/openapi.json")).status, 200);
+  });
+});
+
+describe("jobs", () => {
+  test("a fresh job reads back queued with Retry-After: 5, no results, nothing billed", async () => {
+    const { body: created } = await submit({ video_url: VIDEO });
+    const res = await t.request("GET", `/v1/jobs/${created.id}`, { key });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("retry-after"), "5");
+    assert.equal(res.body.id, created.id);
+    assert.equal(res.body.status, "queued");
+    assert.equal(res.body.progress, 0);
+    assert.ok(!Number.isNaN(Date.parse(res.body.created_at)));
+    assert.equal(res.body.expires_at, null);
+    assert.equal(res.body.video, null);
+    assert.deepEqual(res.body.subtitles, { srt_url: null, transcript_url: null });
+    assert.deepEqual(res.body.usage, { reserved_seconds: 0, billed_seconds: 0 });
+    assert.equal(res.body.error, null);
+  });
+
+  test("another account's job is 404 for reading and cancelling", async () => {
+    const { body: created } = await submit({ video_url: VIDEO });
+    const other = await t.createKey();
+    const read = await t.request("GET", `/v1/jobs/${created.id}`, { key: other.api_key });
+    assert.equal(read.status, 404);
+    assertErrorShape(read.body, "NOT_FOUND");
+    const cancel = await t.request("POST", `/v1/jobs/${created.id}/cancel`, { key: other.api_key });
+    assert.equal(cancel.status, 404);
+    assert.equal((await t.request("GET", `/v1/jobs/${created.id}`, { key })).body.status, "queued", "the owner's job is untouched");
+    assert.equal((await t.request("GET", "/v1/jobs/job_01ARZ3NDEKTSV4RRFFQ69G5FAV", { key })).status, 404);
+  });
+
+  test("cancel of a queued job, then of the terminal job", async () => {
+    const { body: created } = await submit({ video_url: VIDEO });
+    const first = await t.request("POST", `/v1/jobs/${created.id}/cancel`, { key });
+    assert.equal(first.status, 200);
+    assert.deepEqual(first.body, { id: created.id, status: "canceled" });
+    const again = await t.request("POST", `/v1/jobs/${created.id}/cancel`, { key });
+    assert.deepEqual(again.body, { id: created.id, status: "canceled" });
+    const read = await t.request("GET", `/v1/jobs/${created.id}`, { key });
+    assert.equal(read.body.status, "canceled");
+    assert.equal(read.headers.get("retry-after"), null);
+  });
+
+  test("cancel of a completed job keeps it completed and charged", async () => {
+    const { body: created } = await submit({ video_url: VIDEO });
+    await t.database.db.transaction().execute(async (trx) => {
+      await trx.insertInto("credit_ledger").values({ account_id: accountId, kind: "reserve", seconds: 7, job_id: created.id, note: null }).execute();
+      await trx.insertInto("credit_ledger").values({ account_id: accountId, kind: "charge", seconds: 7, job_id: created.id, note: null }).execute();
+      await trx.updateTable("jobs").set({ status: "completed", progress: 100, billed_seconds: 7 }).where("id", "=", created.id).execute();
+    });
+    const usageBefore = (await t.request("GET", "/v1/usage", { key })).body;
+    const res = await t.request("POST", `/v1/jobs/${created.id}/cancel`, { key });
+    assert.deepEqual(res.body, { id: created.id, status: "completed" });
+    assert.deepEqual((await t.request("GET", "/v1/usage", { key })).body, usageBefore, "no refund");
+  });
+});
+
+describe("idempotency", () => {
+  test("same key and body replays the original job", async () => {
+    const body = { video_url: VIDEO, preset: "karaoke", style: { text_color: "#ffffff", outline: { thickness: 2 } } };
+    const first = await submit(body, { "Idempotency-Key": "replay-1" });
+    const reordered = { style: { outline: { thickness: 2 }, text_color: "#ffffff" }, preset: "karaoke", video_url: VIDEO };
+    const second = await submit(reordered, { "Idempotency-Key": "replay-1" });
+    assert.equal(first.status, 202);
+    assert.equal(second.status, 202);
+    assert.equal(second.body.id, first.body.id);
+    assert.equal(second.body.replayed, true);
+    assert.equal(first.body.replayed, false);
+    const jobs = await t.database.db.selectFrom("jobs").select("id").where("id", "=", first.body.id).execute();
+    assert.equal(jobs.length, 1);
+  });
+
+  test("same key with a different body is 400 IDEMPOTENCY_KEY_MISMATCH", async () => {
+    await submit({ video_url: VIDEO }, { "Idempotency-Key": "mismatch-1" });
+    const res = await submit({ video_url: VIDEO, preset: "smash" }, { "Idempotency-Key": "mismatch-1" });
+    assert.equal(res.status, 400);
+    assertErrorShape(res.body, "IDEMPOTENCY_KEY_MISMATCH");
+  });
+
+  test("keys are scoped per account", async () => {
+    const other = await t.createKey();
+    const mine = await submit({ video_url: VIDEO }, { "Idempotency-Key": "shared-key" });
+    const theirs = await submit({ video_url: VIDEO }, { "Idempotency-Key": "shared-key" }, other.api_key);
+    assert.notEqual(mine.body.id, theirs.body.id);
+    assert.equal(theirs.body.replayed, false);
+  });
+
+  test("a failed validation is not remembered", async () => {
+    assert.equal((await submit({ video_url: "nope" }, { "Idempotency-Key": "bad-first" })).status, 400);
+    const res = await submit({ video_url: VIDEO }, { "Idempotency-Key": "bad-first" });
+    assert.equal(res.status, 202);
+    assert.equal(res.body.replayed, false);
+  });
+
+  test("racing duplicates create one job and one replay", async () => {
+    const body = { video_url: VIDEO, preset: "glow" };
+    const results = await Promise.all(Array.from({ length: 8 }, () => submit(body, { "Idempotency-Key": "race-1" })));
+    assert.ok(results.every((r) => r.status === 202));
+    const ids = new Set(results.map((r) => r.body.id));
+    assert.equal(ids.size, 1);
+    assert.equal(results.filter((r) => !r.body.replayed).length, 1);
+    const [id] = ids;
+    const queued = await t.database.db.selectFrom("jobs").select("id").where("id", "=", id as string).execute();
+    assert.equal(queued.length, 1);
+  });
+
+  test("without a key, identical submissions create separate jobs", async () => {
+    const a = await submit({ video_url: VIDEO });
+    const b = await submit({ video_url: VIDEO });
+    assert.notEqual(a.body.id, b.body.id);
+  });
+
+  test("an over-long key is rejected", async () => {
+    const res = await submit({ video_url: VIDEO }, { "Idempotency-Key": "k".repeat(256) });
+    assert.equal(res.status, 400);
+  });
+});
+
+describe("credits, limits and usage", () => {
+  test("402 INSUFFICIENT_CREDITS when nothing is available", async () => {
+    const broke = await t.createKey({ credits: 0 });
+    const res = await submit({ video_url: VIDEO }, {}, broke.api_key);
+    assert.equal(res.status, 402);
+    assertErrorShape(res.body, "INSUFFICIENT_CREDITS");
+    await grantCredits(t.database.db, broke.account_id, 5);
+    assert.equal((await submit({ video_url: VIDEO }, {}, broke.api_key)).status, 202);
+  });
+
+  test("429 CONCURRENCY_LIMIT_EXCEEDED with Retry-After at the account's limit", async () => {
+    const limited = await t.createKey({ concurrency: 2 });
+    assert.equal((await submit({ video_url: VIDEO }, {}, limited.api_key)).status, 202);
+    const second = await submit({ video_url: VIDEO }, {}, limited.api_key);
+    assert.equal(second.status, 202);
+    const third = await submit({ video_url: VIDEO }, {}, limited.api_key);
+    assert.equal(third.status, 429);
+    assertErrorShape(third.body, "CONCURRENCY_LIMIT_EXCEEDED");
+    assert.ok(Number(third.headers.get("retry-after")) > 0);
+    await t.request("POST", `/v1/jobs/${second.body.id}/cancel`, { key: limited.api_key });
+    assert.equal((await submit({ video_url: VIDEO }, {}, limited.api_key)).status, 202, "a finished job frees a slot");
+  });
+
+  test("concurrent submissions never exceed the concurrency limit", async () => {
+    const limited = await t.createKey({ concurrency: 3 });
+    const results = await Promise.all(Array.from({ length: 10 }, () => submit({ video_url: VIDEO }, {}, limited.api_key)));
+    assert.equal(results.filter((r) => r.status === 202).length, 3);
+    assert.equal(results.filter((r) => r.status === 429).length, 7);
+  });
+
+  test("429 RATE_LIMITED with Retry-After past the per-key rate", async () => {
+    const limited = await t.createKey({ ratePerMinute: 5 });
+    const statuses: number[] = [];
+    let last;
+    for (let i = 0; i < 7; i++) {
+      last = await t.request("GET", "/v1/usage", { key: limited.api_key });
+      statuses.push(last.status);
+    }
+    // A minute boundary may fall inside the loop; at least one request is refused either way.
+    assert.ok(statuses.includes(429), statuses.join(","));
+    const refused = await t.request("GET", "/v1/usage", { key: limited.api_key });
+    if (refused.status === 429) {
+      assertErrorShape(refused.body, "RATE_LIMITED");
+      const retry = Number(refused.headers.get("retry-after"));
+      assert.ok(retry >= 1 && retry <= 60);
+    }
+  });
+
+  test("usage arithmetic follows the ledger", async () => {
+    const acct = await t.createKey({ credits: 100 });
+    const usage = async () => (await t.request("GET", "/v1/usage", { key: acct.api_key })).body;
+    assert.deepEqual(await usage(), { available_seconds: 100, reserved_seconds: 0, consumed_seconds: 0, active_jobs: 0, concurrency_limit: 4 });
+    const a = (await submit({ video_url: VIDEO }, {}, acct.api_key)).body.id;
+    const b = (await submit({ video_url: VIDEO }, {}, acct.api_key)).body.id;
+    assert.equal((await usage()).active_jobs, 2);
+    const db = t.database.db;
+    await db.insertInto("credit_ledger").values([
+      { account_id: acct.account_id, kind: "reserve", seconds: 30, job_id: a, note: null },
+      { account_id: acct.account_id, kind: "reserve", seconds: 20, job_id: b, note: null },
+    ]).execute();
+    assert.deepEqual(await usage(), { available_seconds: 50, reserved_seconds: 50, consumed_seconds: 0, active_jobs: 2, concurrency_limit: 4 });
+    await db.insertInto("credit_ledger").values({ account_id: acct.account_id, kind: "charge", seconds: 30, job_id: a, note: null }).execute();
+    await db.updateTable("jobs").set({ status: "completed", billed_seconds: 30 }).where("id", "=", a).execute();
+    await t.request("POST", `/v1/jobs/${b}/cancel`, { key: acct.api_key });
+    assert.deepEqual(await usage(), { available_seconds: 70, reserved_seconds: 0, consumed_seconds: 30, active_jobs: 0, concurrency_limit: 4 });
+  });
+});
+
+describe("errors and service endpoints", () => {
+  test("unknown routes are 404 in the error shape", async () => {
+    const res = await t.request("GET", "/v2/nothing");
+    assert.equal(res.status, 404);
+    assertErrorShape(res.body, "NOT_FOUND");
+  });
+
+  test("a wrong method is 405 in the error shape", async () => {
+    const res = await t.request("DELETE", "/v1/presets");
+    assert.equal(res.status, 405);
+    assertErrorShape(res.body, "METHOD_NOT_ALLOWED");
+  });
+
+  test("an incoming X-Request-Id is kept", async () => {
+    const res = await t.request("GET", "/v1/usage", { headers: { "x-request-id": "client-123" } });
+    assert.equal(res.status, 401);
+    assert.equal(res.body.error.request_id, "client-123");
+  });
+
+  test("health and readiness", async () => {
+    assert.deepEqual((await t.request("GET", "/healthz")).body, { status: "ok" });
+    const ready = await t.request("GET", "/readyz");
+    assert.equal(ready.status, 200);
+    assert.equal(ready.body.status, "ready");
+  });
+});

@@ -1,0 +1,17 @@
+import type { Logger } from "pino";
+import type { Db } from "../db/database.ts";
+import type { JobQueue } from "../queue/job-queue.ts";
+import type { LanguageSupport } from "../services/language-support.ts";
+import type { UrlSigner } from "../storage/signed-url.ts";
+
+export interface AppDeps {
+  db: Db;
+  queue: JobQueue;
+  languages: LanguageSupport;
+  signer: UrlSigner;
+  logger: Logger;
+  /** Root of local result storage served at /v1/files; absent when results live in object storage. */
+  localFilesRoot?: string;
+  /** Overrides the base URL derived from the request (behind proxies). */
+  publicBaseUrl?: string;
+}

@@ -1,0 +1,25 @@
+import Router from "@koa/router";
+import Koa from "koa";
+import { notFound } from "./api-error.ts";
+import type { AppDeps } from "./app-deps.ts";
+import type { AppState } from "./app-state.ts";
+import { requestContext } from "./middleware/request-context.ts";
+import { fileRoutes } from "./routes/file-routes.ts";
+import { jobRoutes } from "./routes/job-routes.ts";
+import { publicRoutes } from "./routes/public-routes.ts";
+
+export function createApp(deps: AppDeps): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: true });
+  const router = new Router<AppState>();
+  publicRoutes(router, deps);
+  jobRoutes(router, deps);
+  if (deps.localFilesRoot) fileRoutes(router, deps.localFilesRoot, deps.signer);
+  app.use(requestContext(deps.logger));
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 404 && ctx.body == null && ctx.respond !== false) throw notFound("route");
+  });
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true }));
+  return app;
+}

@@ -1,0 +1,92 @@
+import type { TSchema } from "@sinclair/typebox";
+import { CancelResponseSchema, JobSchema } from "@caption/shared/api/job";
+import { ErrorBodySchema } from "@caption/shared/api/error";
+import { PresetListSchema } from "@caption/shared/api/preset";
+import { SubmissionRequestSchema, SubmissionResponseSchema } from "@caption/shared/api/submission";
+import { TranscriptSchema } from "@caption/shared/api/transcript";
+import { UsageSchema } from "@caption/shared/api/usage";
+
+/** Plain JSON Schema of a TypeBox schema: the same object that validates, minus TypeBox's symbols. */
+const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema, (key, value) => (key === "$id" ? undefined : value)));
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (name: string) => ({ content: { "application/json": { schema: ref(name) } } });
+const error = (description: string) => ({ description, ...json("Error") });
+const bearer = (scope: string) => [{ bearerAuth: [scope] }];
+const jobIdParam = { name: "id", in: "path", required: true, schema: { type: "string" } };
+const retryAfter = { "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait before retrying" } };
+
+/** OpenAPI 3.1 description generated from the schemas the server validates with. */
+export function buildOpenApiDocument(serverUrl: string) {
+  return {
+    openapi: "3.1.0",
+    info: { title: "Video Captioning Service", version: "1.0.0", description: "Transcribes speech on-device and burns animated word-by-word captions into a video." },
+    servers: [{ url: serverUrl }],
+    components: {
+      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } },
+      schemas: {
+        SubmissionRequest: plain(SubmissionRequestSchema),
+        SubmissionResponse: plain(SubmissionResponseSchema),
+        Job: plain(JobSchema),
+        CancelResponse: plain(CancelResponseSchema),
+        Usage: plain(UsageSchema),
+        PresetList: plain(PresetListSchema),
+        Transcript: plain(TranscriptSchema),
+        Error: plain(ErrorBodySchema),
+      },
+    },
+    paths: {
+      "/v1/presets": {
+        get: { operationId: "listPresets", summary: "All 16 caption presets", security: [], responses: { "200": { description: "The preset catalog", ...json("PresetList") } } },
+      },
+      "/v1/subtitles": {
+        post: {
+          operationId: "createSubtitles",
+          summary: "Create a captioned-video job",
+          security: bearer("subtitles:write"),
+          parameters: [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 } }],
+          requestBody: { required: true, ...json("SubmissionRequest") },
+          responses: {
+            "202": { description: "Job accepted; poll status_url every 5 seconds", ...json("SubmissionResponse") },
+            "400": error("Invalid request (INVALID_REQUEST, IDEMPOTENCY_KEY_MISMATCH)"),
+            "401": error("Missing or invalid API key (UNAUTHORIZED, INSUFFICIENT_SCOPE)"),
+            "402": error("No prepaid seconds available (INSUFFICIENT_CREDITS)"),
+            "429": { description: "RATE_LIMITED or CONCURRENCY_LIMIT_EXCEEDED", headers: retryAfter, ...json("Error") },
+            "503": { description: "SERVICE_UNAVAILABLE", headers: retryAfter, ...json("Error") },
+          },
+        },
+      },
+      "/v1/jobs/{id}": {
+        get: {
+          operationId: "getJob",
+          summary: "A job's state, progress and result URLs",
+          security: bearer("subtitles:read"),
+          parameters: [jobIdParam],
+          responses: {
+            "200": { description: "The job; non-terminal responses carry Retry-After: 5", headers: retryAfter, ...json("Job") },
+            "401": error("UNAUTHORIZED"),
+            "404": error("NOT_FOUND"),
+            "429": { description: "RATE_LIMITED", headers: retryAfter, ...json("Error") },
+          },
+        },
+      },
+      "/v1/jobs/{id}/cancel": {
+        post: {
+          operationId: "cancelJob",
+          summary: "Cancel an unfinished job; terminal jobs keep their state",
+          security: bearer("subtitles:write"),
+          parameters: [jobIdParam],
+          responses: { "200": { description: "Current status after the request", ...json("CancelResponse") }, "401": error("UNAUTHORIZED"), "404": error("NOT_FOUND") },
+        },
+      },
+      "/v1/usage": {
+        get: {
+          operationId: "getUsage",
+          summary: "Prepaid seconds and concurrency",
+          security: bearer("subtitles:read"),
+          responses: { "200": { description: "Usage", ...json("Usage") }, "401": error("UNAUTHORIZED"), "429": { description: "RATE_LIMITED", headers: retryAfter, ...json("Error") } },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import type { Static, TSchema } from "@sinclair/typebox";
+import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
+import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
+import { registerFormats } from "@caption/shared/api/formats";
+import { invalidRequest } from "./api-error.ts";
+
+registerFormats();
+
+export interface Validator<T extends TSchema> {
+  /** Returns the value typed, or throws 400 INVALID_REQUEST naming the first wrong field. */
+  parse(value: unknown): Static<T>;
+  check(value: unknown): boolean;
+}
+
+export function createValidator<T extends TSchema>(schema: T): Validator<T> {
+  const compiled: TypeCheck<T> = TypeCompiler.Compile(schema);
+  return {
+    check: (value) => compiled.Check(value),
+    parse(value) {
+      if (compiled.Check(value)) return value;
+      throw invalidRequest(describe(firstError([...compiled.Errors(value)]), value));
+    },
+  };
+}
+
+// Errors arrive outermost first; the first one names the field that is wrong.
+function firstError(errors: ValueError[]): ValueError {
+  const [first] = errors;
+  if (!first) throw new Error("validation failed without errors");
+  return first;
+}
+
+const fieldName = (path: string) => path.slice(1).replaceAll("/", ".") || "body";
+
+function describe(error: ValueError, root: unknown): string {
+  const field = fieldName(error.path);
+  if (root === null || typeof root !== "object" || Array.isArray(root)) return "request body must be a JSON object";
+  if (error.value === null) return `${field} must not be null; omit it to use the default`;
+  const schema = error.schema as { anyOf?: { const?: unknown }[]; minimum?: number; maximum?: number; maxLength?: number; pattern?: string };
+  switch (error.type) {
+    case ValueErrorType.ObjectAdditionalProperties:
+      return `unknown field ${field}`;
+    case ValueErrorType.ObjectRequiredProperty:
+      return `${field} is required`;
+    case ValueErrorType.Union:
+      return schema.anyOf?.every((s) => s.const !== undefined)
+        ? `${field} must be one of ${schema.anyOf.map((s) => JSON.stringify(s.const)).join(", ")}`
+        : `${field} is invalid: ${error.message}`;
+    case ValueErrorType.NumberMinimum:
+    case ValueErrorType.NumberMaximum:
+    case ValueErrorType.IntegerMinimum:
+    case ValueErrorType.IntegerMaximum:
+      return `${field} must be between ${schema.minimum} and ${schema.maximum}`;
+    case ValueErrorType.StringMaxLength:
+      return `${field} must be at most ${schema.maxLength} characters`;
+    case ValueErrorType.StringPattern:
+      if (field.endsWith("color")) return `${field} must be a #RRGGBB hex color`;
+      if (field === "video_url") return "video_url must be an absolute https:// URL";
+      return `${field} must match ${schema.pattern}`;
+    case ValueErrorType.StringFormat:
+      return `${field} must be a valid ${(error.schema as { format?: string }).format}`;
+    default:
+      return `${field}: ${error.message}`;
+  }
+}

@@ -1,0 +1,34 @@
+import { PgBoss } from "pg-boss";
+import type { Logger } from "pino";
+import { CAPTION_QUEUE_OPTIONS, PGBOSS_SCHEMA, QUEUES, type CaptionJobPayload } from "@caption/shared/jobs/catalog";
+import { pgBossAdapter, type DbOrTrx } from "../db/database.ts";
+
+export interface JobQueue {
+  /** Enqueues on the caller's transaction: the job row and its queue entry commit or roll back together. */
+  enqueueCaptionJob(trx: DbOrTrx, payload: CaptionJobPayload): Promise<void>;
+  queuedCount(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export async function startJobQueue(connectionString: string, logger: Logger): Promise<JobQueue> {
+  // The API only produces; maintenance and scheduling run in the workers.
+  const boss = new PgBoss({ connectionString, schema: PGBOSS_SCHEMA, supervise: false, schedule: false, max: 4 });
+  boss.on("error", (error) => logger.error({ err: error }, "pg-boss error"));
+  await boss.start();
+  await ensureCaptionQueue(boss);
+  return {
+    async enqueueCaptionJob(trx, payload) {
+      await boss.send(QUEUES.captionJob, payload, { db: pgBossAdapter(trx) });
+    },
+    async queuedCount() {
+      const queue = await boss.getQueue(QUEUES.captionJob);
+      return queue?.queuedCount ?? 0;
+    },
+    stop: () => boss.stop({ graceful: false, close: true }),
+  };
+}
+
+export async function ensureCaptionQueue(boss: PgBoss): Promise<void> {
+  const existing = await boss.getQueue(QUEUES.captionJob);
+  if (!existing) await boss.createQueue(QUEUES.captionJob, { ...CAPTION_QUEUE_OPTIONS });
+}

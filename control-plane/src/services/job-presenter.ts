@@ -1,0 +1,22 @@
+import type { Job } from "@caption/shared/api/job";
+import type { JobRow } from "@caption/shared/db/tables";
+import type { UrlSigner } from "../storage/signed-url.ts";
+
+/** Maps a job row to the API's Job object; result URLs only while the files exist. */
+export function presentJob(row: JobRow, signer: UrlSigner, baseUrl: string, now = new Date()): Job {
+  const expiresAt = row.expires_at ? new Date(row.expires_at) : null;
+  const filesLive = row.status === "completed" && expiresAt !== null && expiresAt > now && row.files_deleted_at === null;
+  const link = (key: string | null) => (filesLive && key && expiresAt ? signer.url(baseUrl, key, expiresAt) : null);
+  const videoUrl = link(row.video_key);
+  return {
+    id: row.id,
+    status: row.status,
+    progress: Math.round(row.progress * 10) / 10,
+    created_at: new Date(row.created_at).toISOString(),
+    expires_at: expiresAt ? expiresAt.toISOString() : null,
+    video: videoUrl ? { url: videoUrl, content_type: "video/mp4" } : null,
+    subtitles: { srt_url: link(row.srt_key), transcript_url: link(row.transcript_key) },
+    usage: { reserved_seconds: row.reserved_seconds, billed_seconds: row.billed_seconds },
+    error: row.error_code ? { code: row.error_code, message: row.error_message ?? row.error_code } : null,
+  };
+}

@@ -1,0 +1,26 @@
+import { isTerminal, type CancelResponse, type Job } from "@caption/shared/api/job";
+import { settleReservation } from "@caption/shared/db/credit-ledger";
+import type { Db } from "../db/database.ts";
+import { findJob, markCanceled } from "../db/job-repository.ts";
+import { notFound } from "../http/api-error.ts";
+import type { UrlSigner } from "../storage/signed-url.ts";
+import { presentJob } from "./job-presenter.ts";
+
+export async function getJob(db: Db, signer: UrlSigner, baseUrl: string, accountId: string, jobId: string): Promise<Job> {
+  const row = await findJob(db, accountId, jobId);
+  // Another account's job is indistinguishable from a missing one.
+  if (!row) throw notFound("job");
+  return presentJob(row, signer, baseUrl);
+}
+
+/** Cancels an unfinished job and releases its reservation; a terminal job keeps its state. */
+export async function cancelJob(db: Db, accountId: string, jobId: string): Promise<CancelResponse> {
+  return db.transaction().execute(async (trx) => {
+    const row = await findJob(trx, accountId, jobId, { forUpdate: true });
+    if (!row) throw notFound("job");
+    if (isTerminal(row.status)) return { id: row.id, status: row.status };
+    await settleReservation(trx, jobId, "release");
+    const canceled = await markCanceled(trx, jobId);
+    return { id: canceled.id, status: canceled.status };
+  });
+}

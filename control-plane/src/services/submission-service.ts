@@ -1,0 +1,92 @@
+import { monotonicFactory } from "ulid";
+import type { SubmissionRequest, SubmissionResponse } from "@caption/shared/api/submission";
+import { MAX_VIDEO_SECONDS } from "@caption/shared/api/submission";
+import { accountBalance } from "@caption/shared/db/credit-ledger";
+import type { Db } from "../db/database.ts";
+import { lockAccount } from "../db/account-repository.ts";
+import { findLiveIdempotencyRecord, lockIdempotencyKey, saveIdempotencyRecord } from "../db/idempotency-repository.ts";
+import { countActiveJobs, insertJob } from "../db/job-repository.ts";
+import { ApiError } from "../http/api-error.ts";
+import type { Principal } from "../http/app-state.ts";
+import type { JobQueue } from "../queue/job-queue.ts";
+import type { LanguageSupport } from "./language-support.ts";
+import { requestHash } from "./request-hash.ts";
+
+const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
+const nextUlid = monotonicFactory();
+export const newJobId = (): string => `job_${nextUlid()}`;
+
+export interface SubmissionDeps {
+  db: Db;
+  queue: JobQueue;
+  languages: LanguageSupport;
+  statusUrl(jobId: string): string;
+}
+
+export interface SubmitInput {
+  principal: Principal;
+  request: SubmissionRequest;
+  idempotencyKey: string | undefined;
+  traceparent: string | undefined;
+}
+
+/**
+ * Creates a job: the job row, the idempotency record and the queue entry commit in one
+ * transaction. Concurrent duplicates of one idempotency key wait on its lock and replay.
+ */
+export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promise<SubmissionResponse> {
+  const { principal, request, idempotencyKey } = input;
+  if (request.language) await deps.languages.assertSupported(request.language);
+  const hash = requestHash(request);
+
+  return deps.db.transaction().execute(async (trx) => {
+    if (idempotencyKey !== undefined) {
+      await lockIdempotencyKey(trx, principal.accountId, idempotencyKey);
+      const previous = await findLiveIdempotencyRecord(trx, principal.accountId, idempotencyKey);
+      if (previous) {
+        if (previous.request_hash !== hash) {
+          throw new ApiError(400, "IDEMPOTENCY_KEY_MISMATCH", "this Idempotency-Key was used with a different request body; use a new key for a new request");
+        }
+        return { id: previous.job_id, status: "queued", status_url: deps.statusUrl(previous.job_id), replayed: true };
+      }
+    }
+
+    const account = await lockAccount(trx, principal.accountId);
+    const { available } = await accountBalance(trx, principal.accountId);
+    if (available <= 0) throw new ApiError(402, "INSUFFICIENT_CREDITS", "no prepaid seconds are available; add credit to submit jobs");
+    const active = await countActiveJobs(trx, principal.accountId);
+    if (active >= account.concurrency_limit) {
+      throw new ApiError(429, "CONCURRENCY_LIMIT_EXCEEDED", `${active} jobs are in progress; the limit is ${account.concurrency_limit}`, { "Retry-After": "5" });
+    }
+
+    const jobId = newJobId();
+    await insertJob(trx, {
+      id: jobId,
+      account_id: principal.accountId,
+      status: "queued",
+      video_url: request.video_url,
+      preset: request.preset ?? "classic",
+      language: request.language ?? null,
+      style: JSON.stringify(request.style ?? {}),
+      max_duration_seconds: request.max_duration_seconds ?? MAX_VIDEO_SECONDS,
+      media: null,
+      resolved_style: null,
+      duration_seconds: null,
+      error_code: null,
+      error_message: null,
+      video_key: null,
+      srt_key: null,
+      transcript_key: null,
+      traceparent: input.traceparent ?? null,
+      started_at: null,
+      finished_at: null,
+      expires_at: null,
+      files_deleted_at: null,
+    });
+    if (idempotencyKey !== undefined) {
+      await saveIdempotencyRecord(trx, { account_id: principal.accountId, key: idempotencyKey, request_hash: hash, job_id: jobId, ttlSeconds: IDEMPOTENCY_TTL_SECONDS });
+    }
+    await deps.queue.enqueueCaptionJob(trx, input.traceparent ? { job_id: jobId, traceparent: input.traceparent } : { job_id: jobId });
+    return { id: jobId, status: "queued", status_url: deps.statusUrl(jobId), replayed: false };
+  });
+}

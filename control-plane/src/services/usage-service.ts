@@ -1,0 +1,16 @@
+import type { Usage } from "@caption/shared/api/usage";
+import { accountBalance } from "@caption/shared/db/credit-ledger";
+import type { Db } from "../db/database.ts";
+import { findAccount } from "../db/account-repository.ts";
+import { countActiveJobs } from "../db/job-repository.ts";
+
+export async function getUsage(db: Db, accountId: string): Promise<Usage> {
+  const [balance, active, account] = await Promise.all([accountBalance(db, accountId), countActiveJobs(db, accountId), findAccount(db, accountId)]);
+  return {
+    available_seconds: balance.available,
+    reserved_seconds: balance.reserved,
+    consumed_seconds: balance.consumed,
+    active_jobs: active,
+    concurrency_limit: account?.concurrency_limit ?? 0,
+  };
+}

@@ -1,0 +1,57 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pino from "pino";
+import { parseEnv } from "@caption/shared/config/env";
+import { createTestDatabase, type TestDatabase } from "@caption/test/support/test-database";
+import { startApiServer, type ApiServer } from "../api-server.ts";
+import { createKey, type CreateKeyInput } from "../services/account-admin.ts";
+
+export interface TestApi {
+  url: string;
+  database: TestDatabase;
+  api: ApiServer;
+  dataDir: string;
+  /** Creates an account + key (write scope and 600 s unless told otherwise). */
+  createKey(input?: Partial<CreateKeyInput>): Promise<{ api_key: string; account_id: string; key_prefix: string }>;
+  request(method: string, path: string, options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: any }>;
+  close(): Promise<void>;
+}
+
+/** A real API server on loopback over a fresh database of its own. */
+export async function startTestApi(envOverrides: Record<string, string> = {}): Promise<TestApi> {
+  const database = await createTestDatabase();
+  const dataDir = await mkdtemp(path.join(tmpdir(), "caption-api-"));
+  const env = parseEnv({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "silent", ...envOverrides });
+  const api = await startApiServer(env, database.url, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }));
+  return {
+    url: api.url,
+    database,
+    api,
+    dataDir,
+    createKey: (input = {}) => createKey(database.db, { name: "test", scopes: ["subtitles:write"], credits: 600, ...input }),
+    async request(method, requestPath, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.key) headers.authorization = `Bearer ${options.key}`;
+      let body: string | undefined = options.rawBody;
+      if (options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers["content-type"] ??= "application/json";
+      }
+      const response = await fetch(`${api.url}${requestPath}`, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // non-JSON bodies are returned as text
+      }
+      return { status: response.status, headers: response.headers, body: parsed };
+    },
+    async close() {
+      await api.stop();
+      await database.dispose();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

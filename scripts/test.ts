@@ -1,0 +1,52 @@
+// The whole test suite: type-check, lint, then every *.test.ts against a real embedded PostgreSQL.
+// Usage: npm test [-- --no-static] [-- <test file or glob> ...]
+import { spawn } from "node:child_process";
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import pino from "pino";
+import { startEmbeddedPostgres } from "../control-plane/src/db/embedded-postgres.ts";
+import { ensureTestCa } from "../test/src/fixtures/test-ca.ts";
+
+const root = path.resolve(import.meta.dirname, "..");
+const args = process.argv.slice(2);
+const skipStatic = args.includes("--no-static");
+const patterns = args.filter((a) => !a.startsWith("--"));
+const logger = pino({ level: process.env.LOG_LEVEL ?? "warn" });
+
+function run(command: string, commandArgs: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, commandArgs, { cwd: root, env, stdio: "inherit" });
+    child.once("error", reject);
+    child.once("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+if (!skipStatic) {
+  console.log("▶ type-check");
+  if ((await run(process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "tsconfig.json"])) !== 0) process.exit(1);
+  console.log("▶ lint");
+  if ((await run(process.execPath, ["node_modules/eslint/bin/eslint.js", "."])) !== 0) process.exit(1);
+}
+
+const tmp = path.join(root, ".tmp");
+const ca = await ensureTestCa(path.join(tmp, "test-ca"));
+const pgDir = path.join(tmp, "test-postgres");
+await rm(pgDir, { recursive: true, force: true });
+console.log("▶ starting embedded PostgreSQL for the tests");
+const postgres = await startEmbeddedPostgres(pgDir, logger);
+
+const env = {
+  ...process.env,
+  TEST_DATABASE_ADMIN_URL: postgres.adminUrl,
+  NODE_EXTRA_CA_CERTS: ca.caCertPath,
+  TEST_CA_DIR: path.dirname(ca.caCertPath),
+};
+const files = patterns.length > 0 ? patterns : ["shared/src/**/*.test.ts", "control-plane/src/**/*.test.ts", "gpu-worker/src/**/*.test.ts", "test/src/**/*.test.ts"];
+console.log("▶ tests");
+let code = 1;
+try {
+  code = await run(process.execPath, ["--test", "--test-concurrency=2", "--test-reporter=spec", ...files], env);
+} finally {
+  await postgres.stop();
+}
+process.exit(code);

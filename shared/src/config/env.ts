@@ -1,0 +1,46 @@
+import { Type, type Static, type TObject } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { LiteralUnion } from "../api/style.ts";
+
+/** Every environment variable the service reads, parsed once at start-up. */
+export const EnvSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  HOST: Type.String({ default: "0.0.0.0" }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: "^postgres(ql)?://" })),
+  DATA_DIR: Type.String({ default: "./.data" }),
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: "^https?://" })),
+  STORAGE_URL: Type.Optional(Type.String({ pattern: "^(file|s3)://" })),
+  URL_SIGNING_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  ASR_ENGINE: LiteralUnion(["auto", "sherpa-onnx", "pocketsphinx"] as const, { default: "auto" }),
+  ASR_MODEL_DIR: Type.Optional(Type.String()),
+  ASR_PROVIDER: LiteralUnion(["cpu", "cuda"] as const, { default: "cpu" }),
+  WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 1 }),
+  FFMPEG_PATH: Type.String({ default: "ffmpeg" }),
+  FFPROBE_PATH: Type.String({ default: "ffprobe" }),
+  ALLOW_PRIVATE_VIDEO_URLS: LiteralUnion(["true", "false"] as const, { default: "false", description: "tests only" }),
+  LOG_LEVEL: LiteralUnion(["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const, { default: "info" }),
+  SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 60 }),
+});
+export type RawEnv = Static<typeof EnvSchema>;
+export type Env = Omit<RawEnv, "ALLOW_PRIVATE_VIDEO_URLS"> & { ALLOW_PRIVATE_VIDEO_URLS: boolean };
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+/** Parses the environment; a bad or misspelled value stops start-up with a message naming it. */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env, schema: TObject = EnvSchema): Env {
+  const picked: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.properties)) {
+    const value = source[key];
+    if (value !== undefined && value !== "") picked[key] = value;
+  }
+  const withDefaults = Value.Default(schema, Value.Convert(schema, picked));
+  const errors = [...Value.Errors(schema, withDefaults)];
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `${e.path.slice(1)}=${JSON.stringify(source[e.path.slice(1)])}: ${e.message}`);
+    throw new EnvError(`invalid environment:\n  ${[...new Set(lines)].join("\n  ")}`);
+  }
+  const raw = withDefaults as RawEnv;
+  return { ...raw, ALLOW_PRIVATE_VIDEO_URLS: raw.ALLOW_PRIVATE_VIDEO_URLS === "true" };
+}

@@ -1,0 +1,114 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { JobStatus } from "../api/job.ts";
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json<T> = ColumnType<T, string, string>;
+type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  concurrency_limit: Generated<number>;
+  rate_limit_per_minute: Generated<number>;
+  created_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  name: string;
+  /** Public part of the key, shown in listings and used for lookup. */
+  prefix: string;
+  /** SHA-256 (hex) of the whole key; the key itself is never stored. */
+  secret_hash: string;
+  scopes: string[];
+  created_at: Timestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface JobsTable {
+  id: string;
+  account_id: string;
+  status: JobStatus;
+  progress: Generated<number>;
+  video_url: string;
+  preset: string;
+  language: string | null;
+  style: Json<Record<string, unknown>>;
+  max_duration_seconds: number;
+  /** Filled by the worker after inspection. */
+  media: NullableJson<Record<string, unknown>>;
+  resolved_style: NullableJson<Record<string, unknown>>;
+  duration_seconds: number | null;
+  reserved_seconds: Generated<number>;
+  billed_seconds: Generated<number>;
+  error_code: string | null;
+  error_message: string | null;
+  video_key: string | null;
+  srt_key: string | null;
+  transcript_key: string | null;
+  traceparent: string | null;
+  attempts: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  expires_at: NullableTimestamp;
+  files_deleted_at: NullableTimestamp;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  request_hash: string;
+  job_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export const LEDGER_KINDS = ["grant", "reserve", "release", "charge"] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+export interface CreditLedgerTable {
+  id: Generated<string>;
+  account_id: string;
+  kind: LedgerKind;
+  seconds: number;
+  job_id: string | null;
+  note: string | null;
+  created_at: Timestamp;
+}
+
+export interface RateLimitWindowsTable {
+  api_key_id: string;
+  window_start: Timestamp;
+  count: number;
+}
+
+export interface WorkersTable {
+  id: string;
+  engine: string;
+  model: string;
+  languages: string[];
+  detects_language: boolean;
+  started_at: Timestamp;
+  last_seen_at: Timestamp;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  jobs: JobsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  credit_ledger: CreditLedgerTable;
+  rate_limit_windows: RateLimitWindowsTable;
+  workers: WorkersTable;
+}
+
+export type AccountRow = Selectable<AccountsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type JobRow = Selectable<JobsTable>;
+export type NewJobRow = Insertable<JobsTable>;
+export type JobUpdate = Updateable<JobsTable>;
+export type LedgerRow = Selectable<CreditLedgerTable>;
