@@ -7,7 +7,7 @@ import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { migrateToLatest } from "@caption/shared/db/migrator";
 import type { Env } from "@caption/shared/config/env";
-import { createDatabase } from "./db/database.ts";
+import { createDatabase } from "@caption/shared/db/database";
 import { createApp } from "./http/app.ts";
 import { startJobQueue } from "./queue/job-queue.ts";
 import { createLanguageSupport } from "./services/language-support.ts";

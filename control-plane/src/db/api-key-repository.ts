@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { DbOrTrx } from "./database.ts";
+import type { DbOrTrx } from "@caption/shared/db/database";
 
 export interface KeyWithRateCount {
   id: string;

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { Env } from "@caption/shared/config/env";
 import { migrateToLatest } from "@caption/shared/db/migrator";
-import { createDatabase, type Db } from "./database.ts";
+import { createDatabase, type Db } from "@caption/shared/db/database";
 import { startEmbeddedPostgres } from "./embedded-postgres.ts";
 
 export interface Connection {

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { JobStatus } from "@caption/shared/api/job";
 import type { JobRow, NewJobRow } from "@caption/shared/db/tables";
-import type { DbOrTrx } from "./database.ts";
+import type { DbOrTrx } from "@caption/shared/db/database";
 
 const ACTIVE: JobStatus[] = ["queued", "ingesting", "transcribing", "rendering"];
 

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Db } from "../db/database.ts";
+import type { Db } from "@caption/shared/db/database";
 import type { JobQueue } from "../queue/job-queue.ts";
 import type { LanguageSupport } from "../services/language-support.ts";
 import type { UrlSigner } from "../storage/signed-url.ts";

@@ -1,7 +1,7 @@
 import { PgBoss } from "pg-boss";
 import type { Logger } from "pino";
 import { CAPTION_QUEUE_OPTIONS, PGBOSS_SCHEMA, QUEUES, type CaptionJobPayload } from "@caption/shared/jobs/catalog";
-import { pgBossAdapter, type DbOrTrx } from "../db/database.ts";
+import { pgBossAdapter, type DbOrTrx } from "@caption/shared/db/database";
 
 export interface JobQueue {
   /** Enqueues on the caller's transaction: the job row and its queue entry commit or roll back together. */

@@ -1,6 +1,6 @@
 import { monotonicFactory } from "ulid";
 import { accountBalance, grantCredits } from "@caption/shared/db/credit-ledger";
-import type { Db } from "../db/database.ts";
+import type { Db } from "@caption/shared/db/database";
 import { findAccount, insertAccount } from "../db/account-repository.ts";
 import { insertApiKey, revokeApiKeyByPrefix } from "../db/api-key-repository.ts";
 import { generateApiKey } from "./api-key-secret.ts";

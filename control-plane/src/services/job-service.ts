@@ -1,6 +1,6 @@
 import { isTerminal, type CancelResponse, type Job } from "@caption/shared/api/job";
 import { settleReservation } from "@caption/shared/db/credit-ledger";
-import type { Db } from "../db/database.ts";
+import type { Db } from "@caption/shared/db/database";
 import { findJob, markCanceled } from "../db/job-repository.ts";
 import { notFound } from "../http/api-error.ts";
 import type { UrlSigner } from "../storage/signed-url.ts";

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Db } from "../db/database.ts";
+import type { Db } from "@caption/shared/db/database";
 import { invalidRequest } from "../http/api-error.ts";
 
 export interface LanguageSupport {

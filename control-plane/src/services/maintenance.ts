@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Db } from "../db/database.ts";
+import type { Db } from "@caption/shared/db/database";
 import { deleteOldRateWindows } from "../db/api-key-repository.ts";
 import { deleteExpiredIdempotencyRecords } from "../db/idempotency-repository.ts";
 

@@ -2,7 +2,7 @@ import { monotonicFactory } from "ulid";
 import type { SubmissionRequest, SubmissionResponse } from "@caption/shared/api/submission";
 import { MAX_VIDEO_SECONDS } from "@caption/shared/api/submission";
 import { accountBalance } from "@caption/shared/db/credit-ledger";
-import type { Db } from "../db/database.ts";
+import type { Db } from "@caption/shared/db/database";
 import { lockAccount } from "../db/account-repository.ts";
 import { findLiveIdempotencyRecord, lockIdempotencyKey, saveIdempotencyRecord } from "../db/idempotency-repository.ts";
 import { countActiveJobs, insertJob } from "../db/job-repository.ts";

@@ -1,6 +1,6 @@
 import type { Usage } from "@caption/shared/api/usage";
 import { accountBalance } from "@caption/shared/db/credit-ledger";
-import type { Db } from "../db/database.ts";
+import type { Db } from "@caption/shared/db/database";
 import { findAccount } from "../db/account-repository.ts";
 import { countActiveJobs } from "../db/job-repository.ts";
 

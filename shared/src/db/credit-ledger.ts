@@ -1,8 +1,6 @@
-import { sql, type Kysely, type Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
+import type { DbOrTrx as Db } from "./database.ts";
 import type { Database } from "./tables.ts";
-
-// Repositories take the caller's connection or transaction; the caller owns the transaction.
-type Db = Kysely<Database> | Transaction<Database>;
 
 export interface Balance {
   granted: number;

@@ -1,5 +1,5 @@
 import type { Middleware } from "koa";
-import type { Db } from "../../db/database.ts";
+import type { Db } from "@caption/shared/db/database";
 import { findKeyAndCountRequest } from "../../db/api-key-repository.ts";
 import { apiKeyMatches, apiKeyPrefix } from "../../services/api-key-secret.ts";
 import { ApiError } from "../api-error.ts";

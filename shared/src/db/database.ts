@@ -9,7 +9,7 @@ export type Db = Kysely<Database>;
 export type DbOrTrx = Kysely<Database> | Transaction<Database>;
 
 export function createDatabase(connectionString: string, options: { max?: number; applicationName?: string } = {}): Db {
-  const pool = new pg.Pool({ connectionString, max: options.max ?? 10, application_name: options.applicationName ?? "caption-api" });
+  const pool = new pg.Pool({ connectionString, max: options.max ?? 10, application_name: options.applicationName ?? "caption" });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
