@@ -1,0 +1,64 @@
+import type { Logger } from "pino";
+import { createPocketsphinxEngine, type PocketsphinxEngineOptions } from "./pocketsphinx-engine.ts";
+import { ModelVerificationError } from "./sherpa/model-files.ts";
+import { loadSherpaEngine, type ExecutionProvider } from "./sherpa/sherpa-engine.ts";
+import type { SpeechEngine } from "./speech-engine.ts";
+
+export type EngineChoice = "auto" | "sherpa-onnx" | "pocketsphinx";
+
+export interface LoadSpeechEngineOptions {
+  /** `ASR_ENGINE`. auto: sherpa-onnx when a verified model is installed, else pocketsphinx. */
+  engine: EngineChoice;
+  /** `ASR_MODEL_DIR`: where models:download installs sherpa-onnx models. */
+  modelDir: string;
+  /** Installed sherpa-onnx model to use; default: the first installed in manifest order. */
+  model?: string;
+  provider?: ExecutionProvider;
+  numThreads?: number;
+  pocketsphinx?: Omit<PocketsphinxEngineOptions, "logger">;
+  logger: Logger;
+  signal?: AbortSignal;
+}
+
+/** Picks and loads the worker's speech engine once at start-up, and logs which one it is. */
+export async function loadSpeechEngine(options: LoadSpeechEngineOptions): Promise<SpeechEngine> {
+  const { logger } = options;
+  const engine = await pick(options);
+  logger.info(
+    { engine: engine.name, model: engine.model, languages: engine.languages, detects_language: engine.detectsLanguage },
+    "speech engine ready",
+  );
+  return engine;
+}
+
+async function pick(options: LoadSpeechEngineOptions): Promise<SpeechEngine> {
+  const { logger } = options;
+  const pocketsphinx = () => createPocketsphinxEngine({ ...options.pocketsphinx, logger });
+  switch (options.engine) {
+    case "pocketsphinx":
+      return pocketsphinx();
+    case "sherpa-onnx": {
+      const engine = await loadSherpaEngine(sherpaOptions(options));
+      if (!engine) {
+        throw new Error(`ASR_ENGINE=sherpa-onnx but no model is installed in ${options.modelDir}; run npm run models:download`);
+      }
+      return engine;
+    }
+    case "auto": {
+      try {
+        const engine = await loadSherpaEngine(sherpaOptions(options));
+        if (engine) return engine;
+        logger.info({ model_dir: options.modelDir }, "no sherpa-onnx model installed: using the pocketsphinx fallback (English only)");
+      } catch (error) {
+        if (!(error instanceof ModelVerificationError)) throw error;
+        logger.error({ err: error, model_dir: options.modelDir }, "installed sherpa-onnx model failed verification: using pocketsphinx");
+      }
+      return pocketsphinx();
+    }
+  }
+}
+
+function sherpaOptions(options: LoadSpeechEngineOptions): Parameters<typeof loadSherpaEngine>[0] {
+  const { modelDir, model, provider, numThreads, logger, signal } = options;
+  return { modelDir, model, provider, numThreads, logger, signal };
+}

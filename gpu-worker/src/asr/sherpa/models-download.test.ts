@@ -1,0 +1,186 @@
+// The models:download command, run as a real process against a local HTTP server that serves a
+// .tar.bz2 built here from a tiny model (upstream cannot be reached from our machines).
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdir, mkdtemp, readdir, readFile, rm, truncate, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { execa } from "execa";
+import { readInstallRecord } from "./model-files.ts";
+import type { ModelManifest, ModelSpec } from "./model-manifest.ts";
+import { loadSherpaEngine } from "./sherpa-engine.ts";
+import { melBinCentreHz, toneTrack, writeTinyCtcModel } from "./tiny-onnx-model.ts";
+
+const CLI = join(import.meta.dirname, "models-download.ts");
+const ROOT = "sherpa-onnx-tiny-tone-ctc";
+
+let work: string;
+let server: Server;
+let origin: string;
+const served = new Map<string, Buffer>();
+const hits = new Map<string, number>();
+let archive: { sha256: string; size: number };
+let files: Record<string, { sha256: string; size: number; bytes: Buffer }>;
+
+const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+before(async () => {
+  work = await mkdtemp(join(tmpdir(), "models-download-"));
+  const source = join(work, "source", ROOT);
+  await mkdir(join(source, "test_wavs"), { recursive: true });
+  await writeTinyCtcModel(source, [{ piece: "▁tone", bin: 60 }]);
+  await writeFile(join(source, "test_wavs", "README"), "not installed: not in the manifest\n");
+  const archivePath = join(work, "model.tar.bz2");
+  await execa("tar", ["-cjf", archivePath, "-C", join(work, "source"), ROOT]);
+  const archiveBytes = await readFile(archivePath);
+  archive = { sha256: sha(archiveBytes), size: archiveBytes.length };
+  served.set("/releases/tiny.tar.bz2", archiveBytes);
+  files = {};
+  for (const name of ["model.onnx", "tokens.txt"]) {
+    const bytes = await readFile(join(source, name));
+    files[name] = { sha256: sha(bytes), size: bytes.length, bytes };
+    served.set(`/files/${name}`, bytes);
+  }
+
+  server = createServer((req, res) => {
+    const path = req.url ?? "";
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    const body = served.get(path);
+    if (!body) {
+      res.writeHead(404).end("not found");
+      return;
+    }
+    res.writeHead(200, { "content-type": "application/octet-stream", "content-length": body.length }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+after(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await rm(work, { recursive: true, force: true });
+});
+
+function spec(name: string, overrides: Partial<ModelSpec> = {}): ModelSpec {
+  return {
+    name,
+    family: "nemo-ctc",
+    description: "tiny tone model built by the test",
+    license: "MIT",
+    homepage: "https://example.org/",
+    languages: ["en"],
+    detectsLanguage: false,
+    tokenTimestamps: true,
+    archive: { url: `${origin}/releases/tiny.tar.bz2`, format: "tar.bz2", root: ROOT, sha256: archive.sha256, size: archive.size },
+    files: [
+      { role: "model", path: "model.onnx", sha256: files["model.onnx"]?.sha256 },
+      { role: "tokens", path: "tokens.txt", sha256: files["tokens.txt"]?.sha256 },
+    ],
+    ...overrides,
+  };
+}
+
+async function download(models: ModelSpec[], args: string[]) {
+  const manifestPath = join(work, `manifest-${models[0]?.name ?? "none"}.json`);
+  const manifest: ModelManifest = { models };
+  await writeFile(manifestPath, JSON.stringify(manifest));
+  return execa(process.execPath, [CLI, "--manifest", manifestPath, ...args], { reject: false, env: { ASR_MODEL_DIR: "" } });
+}
+
+test("a pinned archive is downloaded, verified, unpacked and installed; the model then transcribes", async () => {
+  const modelDir = join(work, "models-ok");
+  const run = await download([spec("tiny-ok")], ["--dir", modelDir]);
+  assert.equal(run.exitCode, 0, run.stderr);
+  assert.match(run.stderr, /tiny-ok archive: .* of .* \(100%\)/);
+  assert.match(run.stderr, /sha256 verified/);
+  assert.doesNotMatch(run.stderr, /not pinned/);
+  assert.deepEqual((await readdir(modelDir)).sort(), ["tiny-ok"], "no staging folder or archive left behind");
+  assert.deepEqual((await readdir(join(modelDir, "tiny-ok"))).sort(), ["installed.json", "model.onnx", "tokens.txt"]);
+  const record = await readInstallRecord(join(modelDir, "tiny-ok"));
+  assert.equal(record?.checksumsPinned, true);
+  assert.equal(record?.files.find((f) => f.path === "model.onnx")?.sha256, files["model.onnx"]?.sha256);
+
+  const engine = await loadSherpaEngine({ modelDir });
+  assert.ok(engine);
+  try {
+    const samples = toneTrack(1, [{ hz: melBinCentreHz(60), start: 0.3, end: 0.5 }]);
+    const words = await engine.transcribe({ start: 5, samples }, { language: "en", signal: new AbortController().signal });
+    assert.deepEqual(
+      words.map((w) => w.text),
+      ["tone"],
+    );
+  } finally {
+    await engine.close();
+  }
+
+  const archiveHits = hits.get("/releases/tiny.tar.bz2");
+  const again = await download([spec("tiny-ok")], ["--dir", modelDir]);
+  assert.equal(again.exitCode, 0, again.stderr);
+  assert.match(again.stderr, /already installed and verified/);
+  assert.equal(hits.get("/releases/tiny.tar.bz2"), archiveHits, "a verified install is not downloaded again");
+
+  await truncate(join(modelDir, "tiny-ok", "model.onnx"), 100);
+  const repair = await download([spec("tiny-ok")], ["--dir", modelDir]);
+  assert.equal(repair.exitCode, 0, repair.stderr);
+  assert.match(repair.stderr, /replacing a copy that failed verification/);
+  assert.deepEqual(await readFile(join(modelDir, "tiny-ok", "model.onnx")), files["model.onnx"]?.bytes);
+});
+
+test("an archive whose sha256 differs from the pinned one is refused and nothing is left behind", async () => {
+  const modelDir = join(work, "models-bad");
+  const wrong = spec("tiny-bad");
+  assert.ok(wrong.archive);
+  wrong.archive.sha256 = "f".repeat(64);
+  const run = await download([wrong], ["--dir", modelDir]);
+  assert.equal(run.exitCode, 1);
+  assert.match(run.stderr, /does not match the pinned f{64}; refused/);
+  assert.deepEqual(await readdir(modelDir), []);
+});
+
+test("an extracted file whose sha256 differs from the pinned one is refused", async () => {
+  const modelDir = join(work, "models-bad-file");
+  const run = await download(
+    [spec("tiny-bad-file", { files: [{ role: "model", path: "model.onnx", sha256: "0".repeat(64) }, { role: "tokens", path: "tokens.txt" }] })],
+    ["--dir", modelDir],
+  );
+  assert.equal(run.exitCode, 1);
+  assert.match(run.stderr, /refused, model\.onnx: sha256 [0-9a-f]{64}, expected 0{64}/);
+  assert.deepEqual(await readdir(modelDir), []);
+});
+
+test("files fetched one by one without pinned checksums install with a loud warning", async () => {
+  const modelDir = join(work, "models-unpinned");
+  const unpinned = spec("tiny-unpinned", {
+    files: [
+      { role: "model", path: "model.onnx", url: `${origin}/files/model.onnx` },
+      { role: "tokens", path: "tokens.txt", url: `${origin}/files/tokens.txt` },
+    ],
+  });
+  delete unpinned.archive;
+  const run = await download([unpinned], ["--dir", modelDir]);
+  assert.equal(run.exitCode, 0, run.stderr);
+  assert.match(run.stderr, /WARNING tiny-unpinned\/model\.onnx: checksum not pinned/);
+  const record = await readInstallRecord(join(modelDir, "tiny-unpinned"));
+  assert.equal(record?.checksumsPinned, false);
+  assert.equal(record?.files.find((f) => f.path === "model.onnx")?.sha256, files["model.onnx"]?.sha256);
+});
+
+test("an unreachable file fails the command and leaves nothing behind", async () => {
+  const modelDir = join(work, "models-404");
+  const missing = spec("tiny-404");
+  assert.ok(missing.archive);
+  missing.archive.url = `${origin}/releases/gone.tar.bz2`;
+  const run = await download([missing], ["--dir", modelDir]);
+  assert.equal(run.exitCode, 1);
+  assert.match(run.stderr, /answered HTTP 404/);
+  assert.deepEqual(await readdir(modelDir), []);
+});
+
+test("an unknown model name is a usage error", async () => {
+  const run = await download([spec("tiny-ok")], ["--dir", join(work, "unused"), "--model", "nope"]);
+  assert.equal(run.exitCode, 2);
+  assert.match(run.stderr, /unknown model nope; the manifest has tiny-ok/);
+});

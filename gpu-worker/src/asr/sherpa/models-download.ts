@@ -1,0 +1,73 @@
+// `npm run models:download -- [--model NAME | --all] [--dir DIR] [--manifest FILE]`
+// Installs speech models from gpu-worker/models/manifest.json into the worker's model folder.
+// Progress and warnings go to stderr; exit status 0 when every asked-for model is installed.
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { installModel } from "./model-install.ts";
+import { DEFAULT_MANIFEST_PATH, readManifest } from "./model-manifest.ts";
+
+const USAGE = `usage: models-download [--model NAME ...] [--all] [--dir DIR] [--manifest FILE]
+  --model NAME   a model from the manifest (repeatable; default: the first, recommended one)
+  --all          every model in the manifest
+  --dir DIR      model folder (default: $ASR_MODEL_DIR, else $DATA_DIR/models, else ./.data/models)
+  --manifest F   manifest to read (default: ${DEFAULT_MANIFEST_PATH})`;
+
+async function main(argv: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        model: { type: "string", multiple: true },
+        all: { type: "boolean", default: false },
+        dir: { type: "string" },
+        manifest: { type: "string", default: DEFAULT_MANIFEST_PATH },
+        help: { type: "boolean", short: "h", default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stderr.write(`${USAGE}\n`);
+    return 0;
+  }
+  const manifest = await readManifest(values.manifest);
+  const names = values.all ? manifest.models.map((m) => m.name) : (values.model ?? [manifest.models[0]?.name ?? ""]);
+  const unknown = names.filter((name) => !manifest.models.some((m) => m.name === name));
+  if (unknown.length > 0) {
+    process.stderr.write(`unknown model ${unknown.join(", ")}; the manifest has ${manifest.models.map((m) => m.name).join(", ")}\n`);
+    return 2;
+  }
+  // A command-line entry point: the environment is read here, once, and nowhere below.
+  const modelDir = values.dir ?? process.env.ASR_MODEL_DIR ?? join(process.env.DATA_DIR ?? ".data", "models");
+
+  const controller = new AbortController();
+  const stop = () => controller.abort(new Error("interrupted"));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  const report = (line: string) => process.stderr.write(`${line}\n`);
+  let failed = 0;
+  for (const name of names) {
+    const spec = manifest.models.find((m) => m.name === name);
+    if (!spec) continue;
+    try {
+      await installModel(spec, { modelDir, signal: controller.signal, report });
+    } catch (error) {
+      failed++;
+      report(`ERROR ${(error as Error).message}`);
+      if (controller.signal.aborted) break;
+    }
+  }
+  return failed === 0 ? 0 : 1;
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  process.stderr.write(`ERROR ${(error as Error).message}\n`);
+  process.exitCode = 1;
+}
