@@ -1,0 +1,129 @@
+import { accessSync, constants, mkdtempSync, rmSync, statSync } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Word } from "@caption/shared/api/transcript";
+import { JobFailure } from "@caption/shared/errors/codes";
+import type { Logger } from "pino";
+import { parseHypseg } from "./pocketsphinx-hypseg.ts";
+import { startPocketsphinxBatch, type PocketsphinxBatch } from "./pocketsphinx-process.ts";
+import { SAMPLE_RATE, type SpeechEngine, type SpeechSegment } from "./speech-engine.ts";
+
+export const DEFAULT_POCKETSPHINX_MODEL_DIR = "/usr/share/pocketsphinx/model/en-us";
+export const DEFAULT_POCKETSPHINX_BINARY = "/usr/bin/pocketsphinx_batch";
+
+export interface PocketsphinxEngineOptions {
+  /** Holds en-us/ (acoustic model), en-us.lm.bin and cmudict-en-us.dict (Debian pocketsphinx-en-us). */
+  modelDir?: string;
+  /** `pocketsphinx_batch` from the Debian pocketsphinx package. */
+  binary?: string;
+  logger?: Logger;
+}
+
+/**
+ * English-only fallback engine. One `pocketsphinx_batch` process is kept for the engine's life and
+ * fed segment files through its control file, because starting it and loading the models (~0.27 s)
+ * would add a third to the decoding time of a typical 5 s segment.
+ */
+export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}): SpeechEngine {
+  const modelDir = options.modelDir ?? DEFAULT_POCKETSPHINX_MODEL_DIR;
+  const binary = options.binary ?? DEFAULT_POCKETSPHINX_BINARY;
+  const logger = options.logger;
+  const acousticModel = join(modelDir, "en-us");
+  const languageModel = join(modelDir, "en-us.lm.bin");
+  const dictionary = join(modelDir, "cmudict-en-us.dict");
+  for (const path of [join(acousticModel, "mdef"), languageModel, dictionary]) {
+    if (!statSync(path, { throwIfNoEntry: false })?.isFile()) {
+      throw new Error(`pocketsphinx model file ${path} is missing (install the Debian package pocketsphinx-en-us)`);
+    }
+  }
+  try {
+    accessSync(binary, constants.X_OK);
+  } catch (error) {
+    throw new Error(`pocketsphinx binary ${binary} is missing (install the Debian package pocketsphinx)`, { cause: error });
+  }
+
+  const workDir = mkdtempSync(join(tmpdir(), "pocketsphinx-"));
+  const args = [
+    "-hmm", acousticModel, "-lm", languageModel, "-dict", dictionary,
+    "-adcin", "yes", "-cepdir", workDir, "-cepext", ".raw",
+    // Its own silence removal drops frames and would shift word times; the VAD already cut the segment.
+    "-remove_silence", "no",
+  ];
+  let batch: PocketsphinxBatch | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  let counter = 0;
+  let closed = false;
+
+  function running(): PocketsphinxBatch {
+    if (!batch) {
+      const started = startPocketsphinxBatch(binary, args, logger);
+      logger?.debug({ pid: started.pid }, "pocketsphinx started");
+      void started.exited.then(() => {
+        if (batch === started) batch = undefined;
+      });
+      batch = started;
+    }
+    return batch;
+  }
+
+  async function decode(segment: SpeechSegment, signal: AbortSignal): Promise<Word[]> {
+    signal.throwIfAborted();
+    if (closed) throw new Error("pocketsphinx engine is closed");
+    const uttid = `u${String(++counter).padStart(8, "0")}`;
+    const file = join(workDir, `${uttid}.raw`);
+    await writeFile(file, toPcm16(segment.samples), { signal });
+    const decoder = running();
+    const onAbort = (): void => void decoder.kill();
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      const line = await decoder.request(uttid);
+      signal.throwIfAborted();
+      const parsed = parseHypseg(line);
+      if (parsed.uttid !== uttid) throw new Error(`pocketsphinx answered ${parsed.uttid} to ${uttid}`);
+      const end = segment.start + segment.samples.length / SAMPLE_RATE;
+      return parsed.words.map((word) => ({
+        text: word.text,
+        start: Math.min(segment.start + word.start, end),
+        end: Math.min(segment.start + word.end, end),
+      }));
+    } catch (error) {
+      signal.throwIfAborted();
+      throw error;
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      await rm(file, { force: true });
+    }
+  }
+
+  return {
+    name: "pocketsphinx",
+    model: "cmusphinx-en-us-5.2",
+    languages: ["en"],
+    detectsLanguage: false,
+    transcribe(segment, { language, signal }) {
+      if (language !== "en") {
+        return Promise.reject(new JobFailure("UNSUPPORTED_LANGUAGE", `pocketsphinx transcribes English only, not "${language}"`));
+      }
+      // The process decodes one control line at a time.
+      const result = queue.then(() => decode(segment, signal));
+      queue = result.catch(() => undefined);
+      return result;
+    },
+    async close() {
+      closed = true;
+      await queue;
+      await batch?.kill();
+      rmSync(workDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function toPcm16(samples: Float32Array): Buffer {
+  const pcm = Buffer.alloc(samples.length * 2);
+  for (let i = 0; i < samples.length; i++) {
+    const clamped = Math.max(-1, Math.min(1, samples[i] ?? 0));
+    pcm.writeInt16LE(Math.round(clamped * 32767), i * 2);
+  }
+  return pcm;
+}

@@ -1,0 +1,29 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { parseHypseg } from "./pocketsphinx-hypseg.ts";
+
+test("words last until the next entry; fillers, silences and pronunciation variants are cleaned", () => {
+  // Shape as printed by pocketsphinx_batch 0.8+5prealpha for flite speech.
+  const line =
+    "s2 S 0 T -20092523 A -18511872 L -1580651 0 -99328 0 <s> 15 -252928 -190 the 27 -900096 -618 quick " +
+    "56 -205824 -524288 <sil> 62 -988160 -556 hello(2) 100 -1000 -10 [NOISE] 120 -1538048 -264 world 165 -1 0 </s> 180";
+  const { uttid, words } = parseHypseg(line);
+  assert.equal(uttid, "s2");
+  assert.deepEqual(words, [
+    { text: "the", start: 0.15, end: 0.27 },
+    { text: "quick", start: 0.27, end: 0.56 },
+    { text: "hello", start: 0.62, end: 1 },
+    { text: "world", start: 1.2, end: 1.65 },
+  ]);
+});
+
+test("an utterance without a hypothesis has no words", () => {
+  assert.deepEqual(parseHypseg("e1 S 0 T 0 A 0 L 0 0"), { uttid: "e1", words: [] });
+  assert.deepEqual(parseHypseg("e3 S 0 T -207212 A -206848 L -364 0 -103424 0 <s> 8 -103424 -364 </s> 18").words, []);
+});
+
+test("anything else is refused rather than misread", () => {
+  assert.throws(() => parseHypseg("INFO: batch.c(771): whatever"), /unexpected pocketsphinx output/);
+  assert.throws(() => parseHypseg("u1 S 0 T 0 A 0 L 0 0 -1 0 word"), /unexpected pocketsphinx output/);
+  assert.throws(() => parseHypseg("u1 S 0 T 0 A 0 L 0 x -1 0 word 12"), /unexpected pocketsphinx output/);
+});

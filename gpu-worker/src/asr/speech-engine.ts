@@ -1,0 +1,27 @@
+import type { Word } from "@caption/shared/api/transcript";
+
+/** A stretch of speech found by voice activity detection. */
+export interface SpeechSegment {
+  /** Absolute seconds in the video. */
+  start: number;
+  /** 16 kHz mono float32 samples. */
+  samples: Float32Array;
+}
+
+export interface SpeechEngine {
+  /** "pocketsphinx" | "sherpa-onnx" */
+  readonly name: string;
+  /** Model id, e.g. "cmusphinx-en-us-5.2". */
+  readonly model: string;
+  /** ISO 639-1/3 codes it can transcribe. */
+  readonly languages: readonly string[];
+  readonly detectsLanguage: boolean;
+  /**
+   * Words with absolute times (seconds), monotonic, inside [segment.start, segment.start + duration].
+   * `language` is one of `languages`, or "auto" on an engine that detects the language.
+   */
+  transcribe(segment: SpeechSegment, options: { language: string; signal: AbortSignal }): Promise<Word[]>;
+  close(): Promise<void>;
+}
+
+export const SAMPLE_RATE = 16000;

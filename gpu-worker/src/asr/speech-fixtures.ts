@@ -1,0 +1,59 @@
+// Test helpers: synthetic speech with known text and timing (flite + ffmpeg), no committed media.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { SAMPLE_RATE } from "./speech-engine.ts";
+
+export interface SpokenSentence {
+  text: string;
+  /** Seconds in the composed file where this sentence's clip starts and ends (flite's own edge silence included). */
+  start: number;
+  end: number;
+}
+
+export interface SpeechFixture {
+  /** 16 kHz mono s16le WAV. */
+  path: string;
+  duration: number;
+  sentences: SpokenSentence[];
+  dispose(): Promise<void>;
+}
+
+/** Speaks each sentence with flite's "slt" voice, each clip after `silenceBefore` seconds of silence. */
+export async function composeSpeech(parts: readonly { text: string; silenceBefore: number }[]): Promise<SpeechFixture> {
+  const dir = await mkdtemp(join(tmpdir(), "asr-fixture-"));
+  try {
+    const inputs: string[] = [];
+    const filters: string[] = [];
+    const sentences: SpokenSentence[] = [];
+    let cursor = 0;
+    for (const [i, part] of parts.entries()) {
+      const clip = join(dir, `s${i}.wav`);
+      await execa("flite", ["-voice", "slt", "-t", part.text, "-o", clip]);
+      const clipSeconds = await probeSeconds(clip);
+      const start = cursor + part.silenceBefore;
+      sentences.push({ text: part.text, start, end: start + clipSeconds });
+      cursor = start + clipSeconds;
+      inputs.push("-i", clip);
+      filters.push(`[${i}:a]aresample=${SAMPLE_RATE},adelay=${Math.round(start * 1000)}:all=1[a${i}]`);
+    }
+    const path = join(dir, "speech.wav");
+    const mix = parts.map((_, i) => `[a${i}]`).join("");
+    await execa("ffmpeg", [
+      "-v", "error", ...inputs,
+      "-filter_complex", `${filters.join(";")};${mix}amix=inputs=${parts.length}:normalize=0:duration=longest[out]`,
+      "-map", "[out]", "-ac", "1", "-ar", String(SAMPLE_RATE), "-c:a", "pcm_s16le", "-y", path,
+    ]);
+    return { path, duration: cursor, sentences, dispose: () => rm(dir, { recursive: true, force: true }) };
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function probeSeconds(path: string): Promise<number> {
+  const { stdout } = await execa("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path]);
+  return Number(stdout.trim());
+}
+

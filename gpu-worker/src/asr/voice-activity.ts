@@ -1,0 +1,192 @@
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { SampleHistory } from "./sample-history.ts";
+import { SAMPLE_RATE, type SpeechSegment } from "./speech-engine.ts";
+import { verifyOnnxModelFile } from "./verify-model-file.ts";
+
+const REPO_ROOT = join(import.meta.dirname, "..", "..", "..");
+export const DEFAULT_SILERO_VAD_MODEL = join(REPO_ROOT, "..", "shared", "models", "silero-vad-v6.2", "silero_vad.onnx");
+const SILERO_VAD_V62_SHA256 = "1a153a22f4509e292a94e67d6f9b85e8deb25b4988682b7e174c65279d8788e3";
+
+const WINDOW_SIZE = 512;
+const MIN_SPEECH_SECONDS = 0.25;
+const MIN_SILENCE_SECONDS = 0.5;
+/** Context kept around each detected stretch so word onsets and endings are not clipped. */
+const PAD_SECONDS = 0.25;
+/** Padded stretches closer than this become one segment: fewer, longer segments decode better. */
+const MERGE_GAP_SECONDS = 0.3;
+const DEFAULT_MAX_SEGMENT_SECONDS = 25;
+
+export interface SegmentSpeechOptions {
+  /** Defaults to the Silero VAD v6.2 model under <repo>/../shared/models (its sha256 is then checked). */
+  modelPath?: string;
+  /** Checked when given; defaults to the v6.2 hash for the default model. */
+  modelSha256?: string;
+  signal: AbortSignal;
+  /** Longest segment emitted, in seconds (default 25). */
+  maxSegmentSeconds?: number;
+}
+
+interface NativeVad {
+  acceptWaveform(samples: Float32Array): void;
+  isEmpty(): boolean;
+  isDetected(): boolean;
+  front(enableExternalBuffer?: boolean): { start: number; samples: Float32Array };
+  pop(): void;
+  flush(): void;
+}
+interface SherpaVadModule {
+  Vad: new (config: object, bufferSizeInSeconds: number) => NativeVad;
+}
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+/**
+ * Splits 16 kHz mono audio into speech segments with Silero VAD, streaming: a segment is yielded
+ * as soon as no later speech can be merged into it. Segment starts are absolute (seconds from the
+ * first sample of `pcm`).
+ */
+export async function* segmentSpeech(
+  pcm: AsyncIterable<Float32Array>,
+  options: SegmentSpeechOptions,
+): AsyncGenerator<SpeechSegment> {
+  const { signal } = options;
+  signal.throwIfAborted();
+  const maxSegmentSeconds = options.maxSegmentSeconds ?? DEFAULT_MAX_SEGMENT_SECONDS;
+  if (!(maxSegmentSeconds >= 2)) throw new RangeError("maxSegmentSeconds must be at least 2");
+  const vad = await createVad(options, maxSegmentSeconds);
+
+  const pad = Math.round(PAD_SECONDS * SAMPLE_RATE);
+  const mergeGap = Math.round(MERGE_GAP_SECONDS * SAMPLE_RATE);
+  const maxSamples = Math.round(maxSegmentSeconds * SAMPLE_RATE);
+  // sherpa's maxSpeechDuration does not split speech without pauses, so long speech is flushed
+  // out of the detector in pieces and re-cut at quiet points below.
+  const flushSamples = Math.round(maxSamples / 2);
+  // Speech that starts after pending.end + this would already be detected, so nothing can join it.
+  const settleSamples = pad + mergeGap + Math.round((MIN_SPEECH_SECONDS + 0.1) * SAMPLE_RATE);
+  const keepSamples = flushSamples + pad + Math.round(5 * SAMPLE_RATE);
+
+  const history = new SampleHistory();
+  const window = new Float32Array(WINDOW_SIZE);
+  let windowFill = 0;
+  let speechSince: number | undefined;
+  let pending: Span | undefined;
+
+  function segment(from: number, to: number): SpeechSegment {
+    return { start: from / SAMPLE_RATE, samples: history.slice(from, to) };
+  }
+
+  /** Yields the head of `span` while it is longer than a segment may be. */
+  function* splitOffHead(span: Span): Generator<SpeechSegment> {
+    while (span.end - span.start > maxSamples) {
+      const cut = quietestPoint(history, span.start + Math.round(maxSamples / 2), span.start + maxSamples);
+      yield segment(span.start, cut);
+      span.start = cut;
+    }
+  }
+
+  function* emit(span: Span): Generator<SpeechSegment> {
+    span.end = Math.min(span.end, history.end);
+    yield* splitOffHead(span);
+    if (span.end > span.start) yield segment(span.start, span.end);
+  }
+
+  function* takeDetected(): Generator<SpeechSegment> {
+    while (!vad.isEmpty()) {
+      const found = vad.front(false);
+      vad.pop();
+      const next = { start: Math.max(0, found.start - pad), end: found.start + found.samples.length + pad };
+      if (pending && next.start - pending.end <= mergeGap) {
+        pending.end = Math.max(pending.end, next.end);
+        continue;
+      }
+      if (pending) {
+        next.start = Math.max(next.start, pending.end);
+        yield* emit(pending);
+      }
+      pending = next;
+    }
+    if (pending && pending.end <= history.end) yield* splitOffHead(pending);
+    if (pending && !vad.isDetected() && history.end >= pending.end + settleSamples) {
+      yield* emit(pending);
+      pending = undefined;
+    }
+    history.dropBefore(Math.min(pending?.start ?? Infinity, history.end - keepSamples));
+  }
+
+  for await (const chunk of pcm) {
+    signal.throwIfAborted();
+    history.append(chunk);
+    let offset = 0;
+    while (offset < chunk.length) {
+      const n = Math.min(WINDOW_SIZE - windowFill, chunk.length - offset);
+      window.set(chunk.subarray(offset, offset + n), windowFill);
+      windowFill += n;
+      offset += n;
+      if (windowFill < WINDOW_SIZE) continue;
+      vad.acceptWaveform(window);
+      windowFill = 0;
+      if (!vad.isDetected()) {
+        speechSince = undefined;
+      } else if (speechSince === undefined) {
+        speechSince = history.end - (chunk.length - offset);
+      } else if (history.end - (chunk.length - offset) - speechSince >= flushSamples) {
+        vad.flush();
+        speechSince = undefined;
+      }
+    }
+    yield* takeDetected();
+  }
+  signal.throwIfAborted();
+  if (windowFill > 0) vad.acceptWaveform(window.slice(0, windowFill));
+  vad.flush();
+  yield* takeDetected();
+  if (pending) yield* emit(pending);
+}
+
+/** Sample index of the quietest 20 ms frame in [from, to): the least likely place to cut a word. */
+function quietestPoint(history: SampleHistory, from: number, to: number): number {
+  const frame = SAMPLE_RATE / 50;
+  const samples = history.slice(from, to);
+  let best = to;
+  let bestEnergy = Infinity;
+  for (let offset = 0; offset + frame <= samples.length; offset += frame) {
+    let energy = 0;
+    for (let i = offset; i < offset + frame; i++) energy += (samples[i] ?? 0) ** 2;
+    if (energy < bestEnergy) {
+      bestEnergy = energy;
+      best = from + offset + frame / 2;
+    }
+  }
+  return best;
+}
+
+async function createVad(options: SegmentSpeechOptions, maxSpeechSeconds: number): Promise<NativeVad> {
+  const modelPath = options.modelPath ?? DEFAULT_SILERO_VAD_MODEL;
+  const sha256 = options.modelSha256 ?? (options.modelPath === undefined ? SILERO_VAD_V62_SHA256 : undefined);
+  // Silero VAD exports weigh 1-3 MB; anything far outside that is not a usable model.
+  await verifyOnnxModelFile(modelPath, { minBytes: 500_000, maxBytes: 20_000_000, ...(sha256 ? { sha256 } : {}) });
+  // sherpa-onnx-node is CommonJS without type declarations; loaded on first use to keep imports cheap.
+  const sherpa = createRequire(import.meta.url)("sherpa-onnx-node") as SherpaVadModule;
+  return new sherpa.Vad(
+    {
+      sileroVad: {
+        model: modelPath,
+        threshold: 0.5,
+        minSpeechDuration: MIN_SPEECH_SECONDS,
+        minSilenceDuration: MIN_SILENCE_SECONDS,
+        maxSpeechDuration: maxSpeechSeconds,
+        windowSize: WINDOW_SIZE,
+      },
+      sampleRate: SAMPLE_RATE,
+      numThreads: 1,
+      provider: "cpu",
+      debug: false,
+    },
+    // The detector's own buffer holds at most one flush interval of speech plus its trailing silence.
+    Math.ceil(maxSpeechSeconds + 10),
+  );
+}
