@@ -30,7 +30,8 @@ if (!skipStatic) {
 
 const tmp = path.join(root, ".tmp");
 const ca = await ensureTestCa(path.join(tmp, "test-ca"));
-const pgDir = path.join(tmp, "test-postgres");
+// One cluster per run, so concurrent runs (a developer's and an agent's) never share one.
+const pgDir = path.join(tmp, `test-postgres-${process.pid}`);
 await rm(pgDir, { recursive: true, force: true });
 console.log("▶ starting embedded PostgreSQL for the tests");
 const postgres = await startEmbeddedPostgres(pgDir, logger);
@@ -48,5 +49,6 @@ try {
   code = await run(process.execPath, ["--test", "--test-concurrency=2", "--test-reporter=spec", ...files], env);
 } finally {
   await postgres.stop();
+  await rm(pgDir, { recursive: true, force: true });
 }
 process.exit(code);

@@ -16,6 +16,8 @@ export function fileRoutes(router: Router<AppState>, root: string, signer: UrlSi
     const expires = typeof ctx.query.expires === "string" ? ctx.query.expires : undefined;
     const signature = typeof ctx.query.signature === "string" ? ctx.query.signature : undefined;
     if (!signer.verify(key, expires, signature)) throw new ApiError(403, "LINK_EXPIRED_OR_INVALID", "this download link is invalid or has expired; fetch the job again for fresh links");
+    // Koa starts every response at 404; send only sets the status for ranges and errors.
+    ctx.status = 200;
     await new Promise<void>((resolve, reject) => {
       const stream = send(ctx.req, key, { root: path.resolve(root), dotfiles: "deny", index: false, maxAge: 0 });
       stream.on("error", (error: { status?: number }) => reject(error.status === 404 ? notFound("file") : error));

@@ -1,0 +1,201 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Logger } from "pino";
+import type { Transcript } from "@caption/shared/api/transcript";
+import type { PresetId } from "@caption/shared/api/preset";
+import type { Style } from "@caption/shared/api/style";
+import type { Db } from "@caption/shared/db/database";
+import { JobFailure } from "@caption/shared/errors/codes";
+import { resolveStyle } from "@caption/shared/style/resolve-style";
+import type { SpeechEngine } from "../asr/speech-engine.ts";
+import { transcribeAudio } from "../asr/transcribe-audio.ts";
+import { downloadVideo } from "../ingest/download.ts";
+import { decodePcm16kMono } from "../media/audio-pcm.ts";
+import { probeMedia } from "../media/ffprobe.ts";
+import type { H264Encoder } from "../media/h264-encoder.ts";
+import { assertSupportedVideo } from "../media/video-limits.ts";
+import { lineMeasure } from "../render/caption-layout.ts";
+import { skiaFontMeasure } from "../render/caption-painter.ts";
+import { buildCues } from "../render/cue-builder.ts";
+import { renderCaptionedVideo } from "../render/render-video.ts";
+import { cuesToSrt } from "../render/srt.ts";
+import { RESULT_FILES, type ResultStore } from "../storage/result-store.ts";
+import { watchForCancel } from "./cancel-watch.ts";
+import { advanceJob, completeJob, countAttempt, failJob, loadJob, recordInspection, requeueJob, reserveForJob } from "./job-store.ts";
+import { progressReporter } from "./progress-reporter.ts";
+
+export interface PipelineDeps {
+  db: Db;
+  store: ResultStore;
+  engine: SpeechEngine;
+  encoder: H264Encoder;
+  logger: Logger;
+  ffmpegPath: string;
+  ffprobePath: string;
+  allowPrivateAddresses: boolean;
+  /** Scratch space; each job gets its own folder, removed when it ends. */
+  workDir: string;
+  vadModelPath?: string;
+}
+
+export interface AttemptOptions {
+  /** Aborted by the queue on shutdown past the grace period. */
+  signal: AbortSignal;
+  /** The queue will not retry this attempt: an unexpected error must fail the job now. */
+  finalAttempt: boolean;
+  traceparent?: string;
+}
+
+const RETENTION_MS = 24 * 3600 * 1000;
+// Progress bands per stage (0–100).
+const STAGES = { ingest: [0, 10], transcribe: [12, 45], render: [45, 95], store: [95, 99] } as const;
+
+/**
+ * One attempt at a caption job: ingest → inspect (+ reserve) → transcribe → render → store → charge.
+ * Every step is safe to repeat, so a retried attempt simply starts over. Job-level failures end the
+ * job here; infrastructure errors are rethrown so the queue retries the attempt.
+ */
+export async function processCaptionJob(deps: PipelineDeps, jobId: string, attempt: AttemptOptions): Promise<void> {
+  const log = deps.logger.child({ job_id: jobId });
+  const job = await loadJob(deps.db, jobId);
+  if (!job || job.status === "completed" || job.status === "failed" || job.status === "canceled") {
+    log.info({ status: job?.status }, "job is not runnable; skipping");
+    return;
+  }
+  await countAttempt(deps.db, jobId);
+  const cancel = watchForCancel(deps.db, jobId, attempt.signal);
+  const signal = cancel.signal;
+  await mkdir(deps.workDir, { recursive: true });
+  const dir = await mkdtemp(path.join(deps.workDir, `${jobId}-`));
+  const stored: string[] = [];
+  const started = performance.now();
+  try {
+    const progress = progressReporter(deps.db, jobId);
+    const enter = async (status: "ingesting" | "transcribing" | "rendering", at: number) => {
+      if (!(await advanceJob(deps.db, jobId, { status, progress: at }))) signal.throwIfAborted();
+      log.info({ status }, "stage started");
+    };
+
+    // 1. Ingest
+    await enter("ingesting", STAGES.ingest[0]);
+    const sourcePath = path.join(dir, "source");
+    const download = await downloadVideo(job.video_url, sourcePath, { signal, allowPrivateAddresses: deps.allowPrivateAddresses, logger: log });
+    log.info({ bytes: download.bytes, content_type: download.contentType }, "video downloaded");
+
+    // 2. Inspect, then reserve credit before any heavy work
+    const media = await probeMedia(sourcePath, { signal, binary: deps.ffprobePath });
+    assertSupportedVideo(media);
+    if (media.durationSeconds > job.max_duration_seconds) {
+      throw new JobFailure("DURATION_LIMIT_EXCEEDED", `the video is ${media.durationSeconds.toFixed(2)} s long, above max_duration_seconds ${job.max_duration_seconds}`);
+    }
+    const style = resolveStyle({ preset: job.preset as PresetId, style: job.style as Style, video: { width: media.width, height: media.height } });
+    await recordInspection(deps.db, jobId, { media, durationSeconds: media.durationSeconds, resolvedStyle: style });
+    const seconds = Math.ceil(media.durationSeconds);
+    const reservation = await reserveForJob(deps.db, jobId, seconds);
+    if (reservation === "insufficient") throw new JobFailure("INSUFFICIENT_CREDITS", `the video needs ${seconds} s of credit, more than is available`);
+    if (reservation === "not-running") signal.throwIfAborted();
+    await progress.report(STAGES.ingest[1]);
+
+    // 3. Transcribe
+    await enter("transcribing", STAGES.transcribe[0]);
+    const language = job.language ?? (deps.engine.detectsLanguage ? "auto" : (deps.engine.languages[0] ?? "en"));
+    const transcribed = await transcribeAudio({
+      pcm: decodePcm16kMono(sourcePath, { signal, binary: deps.ffmpegPath }),
+      engine: deps.engine,
+      language,
+      vadModelPath: deps.vadModelPath,
+      signal,
+      logger: log,
+      onProgress: (done) => progress.reportWithin(STAGES.transcribe, done / media.durationSeconds),
+    });
+    log.info({ words: transcribed.words.length, segments: transcribed.segments.length }, "transcribed");
+
+    // 4. Render
+    await enter("rendering", STAGES.render[0]);
+    const { maxLineWidth, measure } = lineMeasure(style, skiaFontMeasure(style));
+    const cues = buildCues(transcribed.words, { lineCount: style.line_count, maxLineWidth, measure, endLimit: media.durationSeconds });
+    const videoPath = path.join(dir, RESULT_FILES.video.name);
+    const render = await renderCaptionedVideo({
+      inputPath: sourcePath,
+      outputPath: videoPath,
+      cues,
+      style,
+      media,
+      encoder: deps.encoder,
+      signal,
+      logger: log,
+      ffmpegBinary: deps.ffmpegPath,
+      onProgress: (fraction) => progress.reportWithin(STAGES.render, fraction),
+    });
+
+    // 5. Store
+    await progress.report(STAGES.store[0]);
+    const srtPath = path.join(dir, RESULT_FILES.srt.name);
+    await writeFile(srtPath, cuesToSrt(cues), "utf8");
+    const transcript: Transcript = {
+      job_id: jobId,
+      language: job.language ?? language,
+      duration: media.durationSeconds,
+      engine: deps.engine.name,
+      model: deps.engine.model,
+      words: transcribed.words,
+      segments: transcribed.segments,
+      preset: style.preset,
+      style,
+    };
+    const transcriptPath = path.join(dir, RESULT_FILES.transcript.name);
+    await writeFile(transcriptPath, JSON.stringify(transcript), "utf8");
+    for (const file of [RESULT_FILES.video, RESULT_FILES.srt, RESULT_FILES.transcript]) {
+      signal.throwIfAborted();
+      stored.push(await deps.store.put(jobId, file.name, path.join(dir, file.name), file.contentType));
+    }
+
+    // 6. Charge and complete, atomically
+    const outcome = await completeJob(deps.db, jobId, {
+      videoKey: `${jobId}/${RESULT_FILES.video.name}`,
+      srtKey: `${jobId}/${RESULT_FILES.srt.name}`,
+      transcriptKey: `${jobId}/${RESULT_FILES.transcript.name}`,
+      expiresAt: new Date(Date.now() + RETENTION_MS),
+    });
+    if (outcome === "not-running") {
+      await deps.store.deleteJob(jobId);
+      log.info("job was canceled before completion; outputs removed");
+      return;
+    }
+    log.info({ billed_seconds: seconds, frames_drawn: render.framesDrawn, ms: Math.round(performance.now() - started) }, "job completed");
+  } catch (error) {
+    await handleFailure(deps, jobId, error, { canceled: cancel.canceled(), shutdown: attempt.signal.aborted, finalAttempt: attempt.finalAttempt, storedFiles: stored.length > 0, log });
+  } finally {
+    cancel.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function handleFailure(
+  deps: PipelineDeps,
+  jobId: string,
+  error: unknown,
+  context: { canceled: boolean; shutdown: boolean; finalAttempt: boolean; storedFiles: boolean; log: Logger },
+): Promise<void> {
+  const { log } = context;
+  if (context.canceled) {
+    // The API already released the reservation and marked the job; leave nothing behind.
+    if (context.storedFiles) await deps.store.deleteJob(jobId);
+    log.info("job canceled; work stopped");
+    return;
+  }
+  if (error instanceof JobFailure) {
+    if (context.storedFiles) await deps.store.deleteJob(jobId);
+    await failJob(deps.db, jobId, error.code, error.message);
+    log.warn({ code: error.code, err: error.cause ?? error }, "job failed");
+    return;
+  }
+  if (context.shutdown || !context.finalAttempt) {
+    await requeueJob(deps.db, jobId);
+    log.warn({ err: error, shutdown: context.shutdown }, "attempt interrupted; the job will be retried");
+    throw error;
+  }
+  if (context.storedFiles) await deps.store.deleteJob(jobId);
+  await failJob(deps.db, jobId, "INTERNAL_ERROR", "the job could not be processed; no charge was made");
+  log.error({ err: error }, "job failed on its last attempt");
+}

@@ -1,0 +1,28 @@
+import type { Db } from "@caption/shared/db/database";
+import { advanceJob } from "./job-store.ts";
+
+const MIN_INTERVAL_MS = 1000;
+
+/** Writes progress at most once a second; the database keeps it monotonic. */
+export function progressReporter(db: Db, jobId: string): {
+  report(progress: number): Promise<void>;
+  /** Reports `fraction` (0..1) of the way through a stage's [from, to] band; throttled, fire-and-forget. */
+  reportWithin(band: readonly [number, number], fraction: number): void;
+} {
+  let lastWrite = 0;
+  let inFlight = false;
+  const write = async (progress: number) => {
+    lastWrite = Date.now();
+    await advanceJob(db, jobId, { progress: Math.round(progress * 10) / 10 });
+  };
+  return {
+    report: write,
+    reportWithin([from, to], fraction) {
+      if (inFlight || Date.now() - lastWrite < MIN_INTERVAL_MS) return;
+      inFlight = true;
+      write(from + (to - from) * Math.max(0, Math.min(1, fraction)))
+        .catch(() => undefined)
+        .finally(() => (inFlight = false));
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import { hostname } from "node:os";
+import path from "node:path";
+import { PgBoss, type Job, type JobWithMetadata } from "pg-boss";
+import type { Logger } from "pino";
+import type { Env } from "@caption/shared/config/env";
+import { createDatabase } from "@caption/shared/db/database";
+import { Value } from "@sinclair/typebox/value";
+import { CAPTION_QUEUE_OPTIONS, CaptionJobPayloadSchema, PGBOSS_SCHEMA, QUEUES, type CaptionJobPayload } from "@caption/shared/jobs/catalog";
+import { loadSpeechEngine } from "../asr/engine-registry.ts";
+import { detectH264Encoder } from "../media/h264-encoder.ts";
+import { processCaptionJob } from "../pipeline/process-caption-job.ts";
+import { failJob } from "../pipeline/job-store.ts";
+import { createLocalResultStore } from "../storage/local-result-store.ts";
+import { expireResultFiles } from "./expire-files.ts";
+import { registerWorker } from "./worker-registry.ts";
+
+export interface CaptionWorker {
+  /** Graceful: stop taking jobs, let running ones finish until the deadline, then abort them (they are retried elsewhere). Idempotent. */
+  stop(options?: { graceSeconds?: number }): Promise<void>;
+}
+
+const DEAD_LETTER_QUEUE = `${QUEUES.captionJob}-dead`;
+
+export async function startCaptionWorker(env: Env, databaseUrl: string, logger: Logger): Promise<CaptionWorker> {
+  const workerId = `${hostname()}-${process.pid}-${Date.now().toString(36)}`;
+  const log = logger.child({ worker_id: workerId });
+  const db = createDatabase(databaseUrl, { max: env.WORKER_CONCURRENCY * 2 + 4, applicationName: "caption-worker" });
+  const engine = await loadSpeechEngine({
+    engine: env.ASR_ENGINE,
+    modelDir: env.ASR_MODEL_DIR ?? path.resolve(env.DATA_DIR, "models"),
+    provider: env.ASR_PROVIDER,
+    logger: log,
+  });
+  const encoder = await detectH264Encoder({ binary: env.FFMPEG_PATH, logger: log });
+  const store = createLocalResultStore(path.resolve(env.DATA_DIR, "files"));
+  const registration = await registerWorker(db, workerId, engine, log);
+  log.info({ engine: engine.name, model: engine.model, languages: engine.languages, encoder: encoder.encoder, concurrency: env.WORKER_CONCURRENCY }, "worker starting");
+
+  const boss = new PgBoss({ connectionString: databaseUrl, schema: PGBOSS_SCHEMA, monitorIntervalSeconds: 10, superviseIntervalSeconds: 10, max: 4 });
+  boss.on("error", (error) => log.error({ err: error }, "pg-boss error"));
+  await boss.start();
+  if (!(await boss.getQueue(DEAD_LETTER_QUEUE))) await boss.createQueue(DEAD_LETTER_QUEUE);
+  if (!(await boss.getQueue(QUEUES.captionJob))) await boss.createQueue(QUEUES.captionJob, { ...CAPTION_QUEUE_OPTIONS, deadLetter: DEAD_LETTER_QUEUE });
+  if (!(await boss.getQueue(QUEUES.expireFiles))) await boss.createQueue(QUEUES.expireFiles, { retryLimit: 1 });
+
+  const pipelineDeps = {
+    db,
+    store,
+    engine,
+    encoder,
+    logger: log,
+    ffmpegPath: env.FFMPEG_PATH,
+    ffprobePath: env.FFPROBE_PATH,
+    allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS,
+    workDir: path.resolve(env.DATA_DIR, "work"),
+  };
+
+  await boss.work(
+    QUEUES.captionJob,
+    { localConcurrency: env.WORKER_CONCURRENCY, batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 1 },
+    async ([job]: JobWithMetadata<CaptionJobPayload>[]) => {
+      if (!job) return;
+      if (!Value.Check(CaptionJobPayloadSchema, job.data)) {
+        log.error({ payload: job.data }, "malformed caption job payload; dropped");
+        return;
+      }
+      await processCaptionJob(pipelineDeps, job.data.job_id, { signal: job.signal, finalAttempt: job.retryCount >= job.retryLimit, traceparent: job.data.traceparent });
+    },
+  );
+  // Attempts that died with their worker (or ran out of retries) end here: fail them and release the credit.
+  await boss.work(DEAD_LETTER_QUEUE, { batchSize: 10 }, async (jobs: Job<CaptionJobPayload>[]) => {
+    for (const job of jobs) {
+      if (await failJob(db, job.data.job_id, "INTERNAL_ERROR", "processing was interrupted repeatedly; no charge was made")) {
+        log.error({ job_id: job.data.job_id }, "job failed after exhausting retries");
+      }
+    }
+  });
+  await boss.schedule(QUEUES.expireFiles, "*/5 * * * *");
+  await boss.work(QUEUES.expireFiles, async () => {
+    await expireResultFiles(db, store, log);
+  });
+
+  let stopping: Promise<void> | undefined;
+  return {
+    stop: (options = {}) =>
+      (stopping ??= (async () => {
+        const graceSeconds = options.graceSeconds ?? env.SHUTDOWN_GRACE_SECONDS;
+        log.info({ grace_seconds: graceSeconds }, "worker stopping");
+        await boss.stop({ graceful: graceSeconds > 0, timeout: Math.max(1000, graceSeconds * 1000), close: true });
+        await registration.unregister().catch((error: unknown) => log.warn({ err: error }, "unregister failed"));
+        await engine.close();
+        await db.destroy();
+        log.info("worker stopped");
+      })()),
+  };
+}

@@ -1,0 +1,28 @@
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { createLocalResultStore } from "./local-result-store.ts";
+
+test("put stores under <job>/<name>, overwrites on retry, deleteJob removes everything", async () => {
+  const root = await mkdtemp(path.join(tmpdir(), "store-"));
+  try {
+    const store = createLocalResultStore(root);
+    const source = path.join(root, "source.txt");
+    await writeFile(source, "first");
+    assert.equal(await store.put("job_1", "captions.srt", source, "text/plain"), "job_1/captions.srt");
+    await writeFile(source, "second");
+    await store.put("job_1", "captions.srt", source, "text/plain");
+    assert.equal(await readFile(path.join(root, "job_1", "captions.srt"), "utf8"), "second");
+    assert.deepEqual(await readdir(path.join(root, "job_1")), ["captions.srt"], "no temp files left");
+    await store.deleteJob("job_1");
+    assert.equal(existsSync(path.join(root, "job_1")), false);
+    await store.deleteJob("job_1");
+    await assert.rejects(store.put("../etc", "x", source, "text/plain"), /unsafe/);
+    await assert.rejects(store.put("job_2", "../x", source, "text/plain"), /unsafe/);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,26 @@
+#!/bin/sh
+# One-time (and idempotent) setup: system packages the worker and tests need, Node >= 22.12, npm dependencies.
+set -eu
+cd "$(dirname "$0")/.."
+
+# ffmpeg/ffprobe: decode, overlay, encode. flite: test speech. pocketsphinx: the offline fallback recognizer.
+# openssl: the tests' certificate authority. bzip2: sherpa-onnx model archives.
+need=""
+command -v ffmpeg >/dev/null 2>&1 || need="$need ffmpeg"
+command -v flite >/dev/null 2>&1 || need="$need flite"
+command -v pocketsphinx_batch >/dev/null 2>&1 || need="$need pocketsphinx"
+[ -d /usr/share/pocketsphinx/model/en-us ] || need="$need pocketsphinx-en-us"
+command -v openssl >/dev/null 2>&1 || need="$need openssl"
+command -v bzip2 >/dev/null 2>&1 || need="$need bzip2"
+if [ -n "$need" ]; then
+  if [ "$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+    echo "setup: missing packages:$need — install them with apt-get (as root) and run again" >&2; exit 1
+  fi
+  echo "setup: installing$need"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $need >/dev/null
+fi
+
+sh scripts/node24 -e 'console.log("setup: node " + process.version)'
+npm ci --no-audit --no-fund --loglevel=error
+echo "setup: done"

@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { descendantProcesses } from "../../../gpu-worker/src/asr/process-tree.ts";
+import { REPO_ROOT } from "../fixtures/repo-paths.ts";
+import { startTestHttpsServer, type TestHttpsServer } from "../fixtures/https-server.ts";
+import { makeSpeechVideo } from "../fixtures/speech-video.ts";
+import { startTestService, type TestService } from "../support/test-service.ts";
+
+const TEXT = "This clip is long enough to cancel while it renders. It keeps talking for a while so the worker is busy.";
+
+let files: TestHttpsServer;
+let clipSeconds: number;
+before(async () => {
+  files = await startTestHttpsServer();
+  const clip = await makeSpeechVideo({ text: TEXT, width: 1920, height: 1080, fps: 30, durationSeconds: 40 });
+  clipSeconds = Math.ceil(clip.durationSeconds);
+  files.serveFile("/clip.mp4", clip.path, "video/mp4");
+});
+after(() => files?.close());
+
+describe("cancel while rendering", () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService({ env: { WORKER_CONCURRENCY: "1" } });
+  });
+  after(() => service?.close());
+
+  test("stops ffmpeg within 2 s, releases the reservation and leaves no files", async () => {
+    const { api_key: key } = await service.createKey({ credits: 100 });
+    const { body } = await service.call("POST", "/v1/subtitles", key, { video_url: files.url("/clip.mp4") });
+    const rendering = await service.waitForJob(key, body.id, (j) => j.status === "rendering" || j.status === "failed" || j.status === "completed");
+    assert.equal(rendering.status, "rendering");
+    assert.ok(descendantProcesses(process.pid).some((p) => p.name === "ffmpeg"), "ffmpeg is rendering");
+    assert.equal((await service.call("GET", "/v1/usage", key)).body.reserved_seconds, clipSeconds);
+
+    const canceledAt = Date.now();
+    const cancel = await service.call("POST", `/v1/jobs/${body.id}/cancel`, key);
+    assert.deepEqual(cancel.body, { id: body.id, status: "canceled" });
+    while (descendantProcesses(process.pid).some((p) => p.name === "ffmpeg") && Date.now() - canceledAt < 5000) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const stoppedAfter = Date.now() - canceledAt;
+    assert.ok(stoppedAfter <= 2000, `ffmpeg still ran ${stoppedAfter} ms after the cancel`);
+
+    const job = await service.waitForJob(key, body.id);
+    assert.equal(job.status, "canceled");
+    assert.deepEqual(job.usage, { reserved_seconds: 0, billed_seconds: 0 });
+    const usage = (await service.call("GET", "/v1/usage", key)).body;
+    assert.deepEqual(usage, { available_seconds: 100, reserved_seconds: 0, consumed_seconds: 0, active_jobs: 0, concurrency_limit: 4 });
+    // The worker removes its scratch folder as the attempt unwinds.
+    const deadline = Date.now() + 5000;
+    const workDir = path.join(service.dataDir, "work");
+    while (Date.now() < deadline && existsSync(workDir) && (await readdir(workDir)).some((d) => d.startsWith(body.id))) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(existsSync(path.join(service.dataDir, "files", body.id)), false, "no stored outputs");
+    assert.ok(!existsSync(workDir) || !(await readdir(workDir)).some((d) => d.startsWith(body.id)), "no scratch files");
+  });
+});
+
+describe("a worker killed with SIGKILL mid-job", () => {
+  let service: TestService;
+  const workers: ChildProcess[] = [];
+  before(async () => {
+    service = await startTestService({ worker: false });
+  });
+  after(async () => {
+    for (const worker of workers) if (worker.exitCode === null && worker.pid) process.kill(-worker.pid, "SIGKILL");
+    await service?.close();
+  });
+
+  const startWorker = () => {
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, "gpu-worker/src/main.ts")], {
+      cwd: REPO_ROOT,
+      // Its own process group, so the kill takes its ffmpeg and recognizer with it, as a crashed pod would.
+      detached: true,
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, DATABASE_URL: service.database.url, DATA_DIR: service.dataDir, ALLOW_PRIVATE_VIDEO_URLS: "true", LOG_LEVEL: "warn", WORKER_CONCURRENCY: "1" },
+    });
+    workers.push(child);
+    return child;
+  };
+
+  test("another worker finishes the job and it is charged once", async () => {
+    const { api_key: key } = await service.createKey({ credits: 100 });
+    const first = startWorker();
+    const { body } = await service.call("POST", "/v1/subtitles", key, { video_url: files.url("/clip.mp4") });
+    const busy = await service.waitForJob(key, body.id, (j) => j.status === "transcribing" || j.status === "rendering" || j.status === "completed" || j.status === "failed", 120_000);
+    assert.ok(busy.status === "transcribing" || busy.status === "rendering", busy.status);
+    process.kill(-(first.pid ?? 0), "SIGKILL");
+    await new Promise((resolve) => first.once("exit", resolve));
+
+    startWorker();
+    // The dead worker's heartbeat lapses (30 s), the queue retries the attempt on the live worker.
+    const job = await service.waitForJob(key, body.id, undefined, 300_000);
+    assert.equal(job.status, "completed", JSON.stringify(job));
+    assert.deepEqual(job.usage, { reserved_seconds: 0, billed_seconds: clipSeconds });
+    const ledger = await service.database.db.selectFrom("credit_ledger").select(["kind", "seconds"]).where("job_id", "=", body.id).orderBy("id").execute();
+    assert.deepEqual(ledger, [{ kind: "reserve", seconds: clipSeconds }, { kind: "charge", seconds: clipSeconds }]);
+    const row = await service.database.db.selectFrom("jobs").select("attempts").where("id", "=", body.id).executeTakeFirstOrThrow();
+    assert.ok(row.attempts >= 2, `attempts ${row.attempts}`);
+    const usage = (await service.call("GET", "/v1/usage", key)).body;
+    assert.equal(usage.consumed_seconds, clipSeconds);
+    assert.equal(usage.available_seconds, 100 - clipSeconds);
+  });
+});

@@ -1,0 +1,70 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pino from "pino";
+import { parseEnv, type Env } from "@caption/shared/config/env";
+import type { Job } from "@caption/shared/api/job";
+import { startApiServer, type ApiServer } from "../../../control-plane/src/api-server.ts";
+import { createKey, type CreateKeyInput } from "../../../control-plane/src/services/account-admin.ts";
+import { startCaptionWorker, type CaptionWorker } from "../../../gpu-worker/src/runtime/caption-worker.ts";
+import { createTestDatabase, type TestDatabase } from "./test-database.ts";
+
+export interface TestService {
+  url: string;
+  env: Env;
+  database: TestDatabase;
+  dataDir: string;
+  api: ApiServer;
+  worker: CaptionWorker | null;
+  createKey(input?: Partial<CreateKeyInput>): Promise<{ api_key: string; account_id: string }>;
+  call(method: string, path: string, key?: string, body?: unknown): Promise<{ status: number; headers: Headers; body: any }>;
+  /** Polls the job (as a client would, but faster) until `done` holds or the timeout passes. */
+  waitForJob(key: string, id: string, done?: (job: Job) => boolean, timeoutMs?: number): Promise<Job>;
+  close(): Promise<void>;
+}
+
+const terminal = (job: Job) => job.status === "completed" || job.status === "failed" || job.status === "canceled";
+
+/** The real API and (unless `worker: false`) a real worker, in this process, over a fresh database. */
+export async function startTestService(options: { env?: Record<string, string>; worker?: boolean } = {}): Promise<TestService> {
+  const database = await createTestDatabase();
+  const dataDir = await mkdtemp(path.join(tmpdir(), "caption-e2e-"));
+  const env = parseEnv({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "silent", ALLOW_PRIVATE_VIDEO_URLS: "true", WORKER_CONCURRENCY: "2", ...options.env });
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const api = await startApiServer(env, database.url, logger);
+  const worker = options.worker === false ? null : await startCaptionWorker(env, database.url, logger);
+  const call: TestService["call"] = async (method, requestPath, key, body) => {
+    const headers: Record<string, string> = {};
+    if (key) headers.authorization = `Bearer ${key}`;
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const response = await fetch(`${api.url}${requestPath}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  };
+  return {
+    url: api.url,
+    env,
+    database,
+    dataDir,
+    api,
+    worker,
+    createKey: (input = {}) => createKey(database.db, { name: "e2e", scopes: ["subtitles:write"], credits: 600, ...input }),
+    call,
+    async waitForJob(key, id, done = terminal, timeoutMs = 240_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const { status, body } = await call("GET", `/v1/jobs/${id}`, key);
+        if (status !== 200) throw new Error(`GET /v1/jobs/${id} → ${status} ${JSON.stringify(body)}`);
+        if (done(body)) return body;
+        if (Date.now() > deadline) throw new Error(`job ${id} still ${body.status} (${body.progress}%) after ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    },
+    async close() {
+      await api.stop();
+      await worker?.stop({ graceSeconds: 0 });
+      await database.dispose();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
