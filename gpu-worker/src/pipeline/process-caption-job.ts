@@ -14,9 +14,7 @@ import { decodePcm16kMono } from "../media/audio-pcm.ts";
 import { probeMedia } from "../media/ffprobe.ts";
 import type { H264Encoder } from "../media/h264-encoder.ts";
 import { assertSupportedVideo } from "../media/video-limits.ts";
-import { lineMeasure } from "../render/caption-layout.ts";
-import { skiaFontMeasure } from "../render/caption-painter.ts";
-import { buildCues } from "../render/cue-builder.ts";
+import { buildStyledCues } from "../render/styled-cues.ts";
 import { renderCaptionedVideo } from "../render/render-video.ts";
 import { cuesToSrt } from "../render/srt.ts";
 import { RESULT_FILES, type ResultStore } from "../storage/result-store.ts";
@@ -112,8 +110,7 @@ export async function processCaptionJob(deps: PipelineDeps, jobId: string, attem
 
     // 4. Render
     await enter("rendering", STAGES.render[0]);
-    const { maxLineWidth, measure } = lineMeasure(style, skiaFontMeasure(style));
-    const cues = buildCues(transcribed.words, { lineCount: style.line_count, maxLineWidth, measure, endLimit: media.durationSeconds });
+    const cues = buildStyledCues(transcribed.words, style, media.durationSeconds);
     const videoPath = path.join(dir, RESULT_FILES.video.name);
     const render = await renderCaptionedVideo({
       inputPath: sourcePath,

@@ -1,0 +1,122 @@
+import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
+import type { CueLayout, Rect } from "../caption-layout.ts";
+import type { FaceWeight } from "../fonts.ts";
+
+/** How one word looks at an instant; the painter draws words from these, in layout order. */
+export interface WordLook {
+  /** Hidden words keep their place in the layout but are not drawn. */
+  visible: boolean;
+  /** Applies to the word with its outline as one picture. */
+  opacity: number;
+  /** About the word's centre. */
+  scale: number;
+  /** Shift in pixels (positive is right / down). */
+  dx: number;
+  dy: number;
+  color: string;
+  outlineColor: string;
+  /** Multiplies the style's outline thickness. */
+  outlineScale: number;
+  /** The left `fraction` of the word filled with `color` over the word's own colour. */
+  fill: { color: string; fraction: number } | null;
+  /** A font weight other than the style's, or null. */
+  weight: FaceWeight | null;
+}
+
+/** How a line's background looks; the line's words carry their own looks. */
+export interface LineLook {
+  visible: boolean;
+  opacity: number;
+  dy: number;
+}
+
+/** A shape drawn over the background and under the text (e.g. the active word's box). */
+export interface CaptionBox {
+  rect: Rect;
+  color: string;
+  radius: number;
+}
+
+export interface CaptionFrame {
+  words: WordLook[];
+  /** Omitted: every line's background shows, still. */
+  lines?: LineLook[];
+  boxes: CaptionBox[];
+}
+
+export interface CaptionAnimation {
+  /** Extra room above and below the block the animation may paint into, in em of the font size. */
+  overshootEm: number;
+  /** The caption at time `t` (seconds, within the cue). */
+  frame(layout: CueLayout, t: number, style: ResolvedStyle): CaptionFrame;
+  /**
+   * The instants in [cue start, cue end) at which the picture changes, ascending, starting with the cue's start.
+   * Continuous motion lists every video frame (`frameStep` seconds apart) while it lasts.
+   */
+  changeTimes(layout: CueLayout, frameStep: number): number[];
+}
+
+/** A word drawn plainly in the style's colours. */
+export function plainLook(style: ResolvedStyle): WordLook {
+  return {
+    visible: true,
+    opacity: 1,
+    scale: 1,
+    dx: 0,
+    dy: 0,
+    color: style.text_color,
+    outlineColor: style.outline.color,
+    outlineScale: 1,
+    fill: null,
+    weight: null,
+  };
+}
+
+/** Index of the word being spoken at `t`: the last one started (it stays active through pauses), or -1. */
+export function activeWordIndex(layout: CueLayout, t: number): number {
+  let active = -1;
+  layout.words.forEach((word, i) => {
+    if (word.start <= t) active = i;
+  });
+  return active;
+}
+
+/** 0 at `start`, 1 after `duration` seconds, clamped. */
+export function progress(t: number, start: number, duration: number): number {
+  return Math.min(1, Math.max(0, (t - start) / duration));
+}
+
+export const easeOutCubic = (p: number) => 1 - (1 - p) ** 3;
+
+/** Overshoots past 1 before settling: a pop. */
+export function easeOutBack(p: number): number {
+  if (p <= 0 || p >= 1) return p <= 0 ? 0 : 1;
+  const c1 = 1.70158;
+  const c3 = c1 + 1;
+  return 1 + c3 * (p - 1) ** 3 + c1 * (p - 1) ** 2;
+}
+
+/** `from`, the video-frame instants (multiples of `step`) after it and before `to`, and `to`, where motion settles. */
+export function framesBetween(from: number, to: number, step: number): number[] {
+  const times = [from];
+  for (let k = Math.ceil(from / step - 1e-9); k * step < to; k++) if (k * step > from) times.push(k * step);
+  times.push(to);
+  return times;
+}
+
+/** The given instants that fall inside the cue, with its start, ascending and without repeats. */
+export function cueTimes(layout: CueLayout, times: readonly number[]): number[] {
+  const { start, end } = layout.cue;
+  const inside = times.filter((t) => t > start && t < end);
+  return [start, ...[...new Set(inside)].sort((a, b) => a - b)];
+}
+
+/** Cue start and every word start: for animations that change only when a word begins. */
+export function wordStartTimes(layout: CueLayout): number[] {
+  return cueTimes(layout, layout.words.map((w) => w.start));
+}
+
+/** Every word start, then each video frame of the `duration` seconds after it. */
+export function wordStartMotionTimes(layout: CueLayout, duration: number, frameStep: number): number[] {
+  return cueTimes(layout, layout.words.flatMap((w) => framesBetween(w.start, w.start + duration, frameStep)));
+}

@@ -1,0 +1,24 @@
+import { easeOutBack, framesBetween, cueTimes, plainLook, progress, type CaptionAnimation } from "./caption-animation.ts";
+
+const POP_SECONDS = 0.22;
+const START_SCALE = 0.5;
+
+/** The whole cue pops in about its centre when it starts. */
+export const centerPop: CaptionAnimation = {
+  overshootEm: 0.2,
+  frame(layout, t, style) {
+    const scale = START_SCALE + (1 - START_SCALE) * easeOutBack(progress(t, layout.cue.start, POP_SECONDS));
+    const centreX = layout.block.x + layout.block.width / 2;
+    const centreY = layout.block.y + layout.block.height / 2;
+    return {
+      words: layout.words.map((word) => {
+        const line = layout.lines[word.line]!;
+        const wordX = word.x + word.width / 2;
+        const wordY = line.top + layout.lineHeight / 2;
+        return { ...plainLook(style), scale, dx: (scale - 1) * (wordX - centreX), dy: (scale - 1) * (wordY - centreY) };
+      }),
+      boxes: [],
+    };
+  },
+  changeTimes: (layout, frameStep) => cueTimes(layout, framesBetween(layout.cue.start, layout.cue.start + POP_SECONDS, frameStep)),
+};

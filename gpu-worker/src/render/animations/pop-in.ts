@@ -1,0 +1,18 @@
+import { easeOutBack, plainLook, progress, wordStartMotionTimes, type CaptionAnimation } from "./caption-animation.ts";
+
+const POP_SECONDS = 0.18;
+const START_SCALE = 0.4;
+
+/** Each word appears when spoken, popping from small past full size and back. */
+export const popIn: CaptionAnimation = {
+  overshootEm: 0.15,
+  frame: (layout, t, style) => ({
+    words: layout.words.map((word) => ({
+      ...plainLook(style),
+      visible: word.start <= t,
+      scale: START_SCALE + (1 - START_SCALE) * easeOutBack(progress(t, word.start, POP_SECONDS)),
+    })),
+    boxes: [],
+  }),
+  changeTimes: (layout, frameStep) => wordStartMotionTimes(layout, POP_SECONDS, frameStep),
+};

@@ -1,0 +1,15 @@
+import { cueTimes, framesBetween, plainLook, progress, type CaptionAnimation } from "./caption-animation.ts";
+
+/** `highlight_color` sweeps through each word, left to right, while it is spoken. */
+export const progressiveFill: CaptionAnimation = {
+  overshootEm: 0,
+  frame: (layout, t, style) => ({
+    words: layout.words.map((word) => ({
+      ...plainLook(style),
+      fill: { color: style.highlight_color, fraction: word.end > word.start ? progress(t, word.start, word.end - word.start) : Number(t >= word.start) },
+    })),
+    boxes: [],
+  }),
+  changeTimes: (layout, frameStep) =>
+    cueTimes(layout, layout.words.flatMap((w) => framesBetween(w.start, w.end, frameStep))),
+};
