@@ -1,7 +1,7 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", ".tools/**", ".data/**", ".tmp/**", "bench/results/**", "docs/**"] },
+  { ignores: ["**/node_modules/**", ".tools/**", ".data/**", ".tmp/**", "bench/results/**", "docs/**", "eslint.config.js"] },
   ...tseslint.configs.recommended,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
@@ -15,7 +15,7 @@ export default tseslint.config(
   },
   {
     // node:test's test()/describe() promises are awaited by the runner itself.
-    files: ["**/*.test.ts"],
+    files: ["**/*.test.ts", "**/testing/**", "test/src/**"],
     rules: {
       "@typescript-eslint/no-floating-promises": [
         "error",

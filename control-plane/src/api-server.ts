@@ -35,7 +35,7 @@ export const localFilesRoot = (dataDir: string) => path.resolve(dataDir, "files"
 
 /** Migrates, starts the queue producer and listens. `stop` is idempotent. */
 export async function startApiServer(env: Env, databaseUrl: string, logger: Logger): Promise<ApiServer> {
-  const db = createDatabase(databaseUrl, { max: 20 });
+  const db = createDatabase(databaseUrl, { max: 20, onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost") });
   await migrateToLatest(db as unknown as Kysely<unknown>);
   const queue = await startJobQueue(databaseUrl, logger);
   const signer = createUrlSigner(await loadSigningSecret(env));

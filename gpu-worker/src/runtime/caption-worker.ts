@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { setTimeout as delay } from "node:timers/promises";
 import path from "node:path";
 import { PgBoss, type Job, type JobWithMetadata } from "pg-boss";
 import type { Logger } from "pino";
@@ -20,11 +21,16 @@ export interface CaptionWorker {
 }
 
 const DEAD_LETTER_QUEUE = `${QUEUES.captionJob}-dead`;
+const RELEASE_TIMEOUT_MS = 10_000;
 
 export async function startCaptionWorker(env: Env, databaseUrl: string, logger: Logger): Promise<CaptionWorker> {
   const workerId = `${hostname()}-${process.pid}-${Date.now().toString(36)}`;
   const log = logger.child({ worker_id: workerId });
-  const db = createDatabase(databaseUrl, { max: env.WORKER_CONCURRENCY * 2 + 4, applicationName: "caption-worker" });
+  const db = createDatabase(databaseUrl, {
+    max: env.WORKER_CONCURRENCY * 2 + 4,
+    applicationName: "caption-worker",
+    onIdleError: (error) => log.warn({ err: error }, "idle database connection lost"),
+  });
   const engine = await loadSpeechEngine({
     engine: env.ASR_ENGINE,
     modelDir: env.ASR_MODEL_DIR ?? path.resolve(env.DATA_DIR, "models"),
@@ -55,6 +61,11 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
     workDir: path.resolve(env.DATA_DIR, "work"),
   };
 
+  // Attempts in flight, so a stop can wait for them and, past the deadline, abort them and let them
+  // hand their jobs back before the database closes.
+  const inFlight = new Set<Promise<void>>();
+  const shutdown = new AbortController();
+
   await boss.work(
     QUEUES.captionJob,
     { localConcurrency: env.WORKER_CONCURRENCY, batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 1 },
@@ -64,7 +75,17 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
         log.error({ payload: job.data }, "malformed caption job payload; dropped");
         return;
       }
-      await processCaptionJob(pipelineDeps, job.data.job_id, { signal: job.signal, finalAttempt: job.retryCount >= job.retryLimit, traceparent: job.data.traceparent });
+      const attempt = processCaptionJob(pipelineDeps, job.data.job_id, {
+        signal: AbortSignal.any([job.signal, shutdown.signal]),
+        finalAttempt: job.retryCount >= job.retryLimit,
+        traceparent: job.data.traceparent,
+      });
+      inFlight.add(attempt);
+      try {
+        await attempt;
+      } finally {
+        inFlight.delete(attempt);
+      }
     },
   );
   // Attempts that died with their worker (or ran out of retries) end here: fail them and release the credit.
@@ -85,12 +106,31 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
     stop: (options = {}) =>
       (stopping ??= (async () => {
         const graceSeconds = options.graceSeconds ?? env.SHUTDOWN_GRACE_SECONDS;
-        log.info({ grace_seconds: graceSeconds }, "worker stopping");
-        await boss.stop({ graceful: graceSeconds > 0, timeout: Math.max(1000, graceSeconds * 1000), close: true });
+        log.info({ grace_seconds: graceSeconds, in_flight: inFlight.size }, "worker stopping");
+        await boss.offWork(QUEUES.captionJob, { wait: false });
+        const settled = Promise.allSettled([...inFlight]);
+        const finished = await settleWithin(settled, graceSeconds * 1000);
+        if (!finished) {
+          log.warn({ in_flight: inFlight.size }, "grace period over; releasing running jobs for retry");
+          shutdown.abort(new Error("worker shutting down"));
+          // Aborted attempts requeue their job and fail their queue entry, so the retry starts promptly.
+          await settleWithin(settled, RELEASE_TIMEOUT_MS);
+        }
+        await boss.stop({ graceful: true, timeout: 2000, close: true });
         await registration.unregister().catch((error: unknown) => log.warn({ err: error }, "unregister failed"));
         await engine.close();
         await db.destroy();
         log.info("worker stopped");
       })()),
   };
+}
+
+/** True when `promise` settles within `ms`; the timer never outlives the call. */
+async function settleWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  const timer = new AbortController();
+  try {
+    return await Promise.race([promise.then(() => true), delay(ms, false, { signal: timer.signal })]);
+  } finally {
+    timer.abort();
+  }
 }

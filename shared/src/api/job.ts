@@ -1,4 +1,4 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { LiteralUnion } from "./style.ts";
 
 export const JOB_STATUSES = ["queued", "ingesting", "transcribing", "rendering", "completed", "failed", "canceled"] as const;
@@ -6,7 +6,7 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 export const TERMINAL_STATUSES: ReadonlySet<JobStatus> = new Set(["completed", "failed", "canceled"]);
 export const isTerminal = (status: JobStatus): boolean => TERMINAL_STATUSES.has(status);
 
-const Nullable = <T extends import("@sinclair/typebox").TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const JobSchema = Type.Object(
   {

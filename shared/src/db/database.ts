@@ -8,8 +8,11 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 export type Db = Kysely<Database>;
 export type DbOrTrx = Kysely<Database> | Transaction<Database>;
 
-export function createDatabase(connectionString: string, options: { max?: number; applicationName?: string } = {}): Db {
+export function createDatabase(connectionString: string, options: { max?: number; applicationName?: string; onIdleError?: (error: Error) => void } = {}): Db {
   const pool = new pg.Pool({ connectionString, max: options.max ?? 10, application_name: options.applicationName ?? "caption" });
+  // An idle client losing its connection (database restart, failover) must not crash the process;
+  // the pool replaces it and the next query reports the outage.
+  pool.on("error", options.onIdleError ?? (() => undefined));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 

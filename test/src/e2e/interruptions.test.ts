@@ -62,24 +62,29 @@ describe("cancel while rendering", () => {
   });
 });
 
-describe("a worker killed with SIGKILL mid-job", () => {
+describe("workers that stop mid-job", () => {
   let service: TestService;
   const workers: ChildProcess[] = [];
   before(async () => {
     service = await startTestService({ worker: false });
   });
   after(async () => {
-    for (const worker of workers) if (worker.exitCode === null && worker.pid) process.kill(-worker.pid, "SIGKILL");
+    for (const worker of workers) {
+      if (worker.exitCode !== null || worker.signalCode !== null || !worker.pid) continue;
+      const exited = new Promise((resolve) => worker.once("exit", resolve));
+      process.kill(-worker.pid, "SIGKILL");
+      await exited;
+    }
     await service?.close();
   });
 
-  const startWorker = () => {
+  const startWorker = (env: Record<string, string> = {}) => {
     const child = spawn(process.execPath, [path.join(REPO_ROOT, "gpu-worker/src/main.ts")], {
       cwd: REPO_ROOT,
       // Its own process group, so the kill takes its ffmpeg and recognizer with it, as a crashed pod would.
       detached: true,
       stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, DATABASE_URL: service.database.url, DATA_DIR: service.dataDir, ALLOW_PRIVATE_VIDEO_URLS: "true", LOG_LEVEL: "warn", WORKER_CONCURRENCY: "1" },
+      env: { ...process.env, DATABASE_URL: service.database.url, DATA_DIR: service.dataDir, ALLOW_PRIVATE_VIDEO_URLS: "true", LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn", WORKER_CONCURRENCY: "1", ...env },
     });
     workers.push(child);
     return child;
@@ -106,5 +111,27 @@ describe("a worker killed with SIGKILL mid-job", () => {
     const usage = (await service.call("GET", "/v1/usage", key)).body;
     assert.equal(usage.consumed_seconds, clipSeconds);
     assert.equal(usage.available_seconds, 100 - clipSeconds);
+  });
+
+  test("SIGTERM: the worker stops within its grace period and the job is finished elsewhere, charged once", async () => {
+    const { api_key: key } = await service.createKey({ credits: 100 });
+    const leaving = startWorker({ SHUTDOWN_GRACE_SECONDS: "1" });
+    const { body } = await service.call("POST", "/v1/subtitles", key, { video_url: files.url("/clip.mp4") });
+    const busy = await service.waitForJob(key, body.id, (j) => j.status === "rendering" || j.status === "completed" || j.status === "failed", 120_000);
+    assert.equal(busy.status, "rendering");
+    const stoppedAt = Date.now();
+    const exited = new Promise<number | null>((resolve) => leaving.once("exit", (code) => resolve(code)));
+    leaving.kill("SIGTERM");
+    assert.equal(await exited, 0, "a graceful stop exits cleanly");
+    assert.ok(Date.now() - stoppedAt < 15_000, "the grace period bounds the stop");
+    assert.ok(!descendantProcesses(process.pid).some((p) => p.name === "ffmpeg"), "its ffmpeg is gone");
+    const released = await service.waitForJob(key, body.id, (j) => j.status !== "rendering", 10_000);
+    assert.equal(released.status, "queued", "the interrupted job goes back to the queue");
+
+    startWorker();
+    const job = await service.waitForJob(key, body.id, undefined, 300_000);
+    assert.equal(job.status, "completed", JSON.stringify(job));
+    const ledger = await service.database.db.selectFrom("credit_ledger").select(["kind", "seconds"]).where("job_id", "=", body.id).orderBy("id").execute();
+    assert.deepEqual(ledger, [{ kind: "reserve", seconds: clipSeconds }, { kind: "charge", seconds: clipSeconds }]);
   });
 });
