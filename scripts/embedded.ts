@@ -1,23 +1,23 @@
-// `npm start`: the whole service in one process — embedded PostgreSQL under DATA_DIR, the API, and
-// a worker — on the same code paths as the distributed mode.
-import pino from "pino";
+// `npm start`: the whole service in one process — embedded PostgreSQL under DATA_DIR (unless
+// DATABASE_URL is set), the API, and a worker — on the same code paths as the distributed mode.
 import { parseEnv } from "@caption/shared/config/env";
 import { startApiServer } from "../control-plane/src/api-server.ts";
-import { startEmbeddedPostgres } from "../control-plane/src/db/embedded-postgres.ts";
+import { locateDatabase } from "../control-plane/src/db/connect.ts";
+import { createLogger } from "../control-plane/src/logger.ts";
 import { startCaptionWorker } from "../gpu-worker/src/runtime/caption-worker.ts";
 import { onShutdownSignals } from "../gpu-worker/src/runtime/shutdown.ts";
 
 const env = parseEnv();
-const logger = pino({ level: env.LOG_LEVEL, base: { service: "caption-service" }, timestamp: pino.stdTimeFunctions.isoTime });
-const postgres = env.DATABASE_URL ? null : await startEmbeddedPostgres(env.DATA_DIR, logger);
-const databaseUrl = env.DATABASE_URL ?? postgres?.url ?? "";
-const api = await startApiServer(env, databaseUrl, logger);
-const worker = await startCaptionWorker(env, databaseUrl, logger);
+const logger = createLogger(env.LOG_LEVEL, "caption-service");
+const database = await locateDatabase(env, logger);
+const api = await startApiServer(env, database.url, logger);
+const worker = await startCaptionWorker(env, database.url, logger);
 logger.info({ url: api.url, data_dir: env.DATA_DIR }, "caption service ready");
 
+// The database stops last, after the worker has handed back what it could not finish.
 const stop = (graceSeconds?: number) => async () => {
   await api.stop();
   await worker.stop(graceSeconds === undefined ? {} : { graceSeconds });
-  await postgres?.stop();
+  await database.stop();
 };
 onShutdownSignals(logger, stop(), stop(0));

@@ -4,7 +4,10 @@
 import { parseArgs } from "node:util";
 import pino from "pino";
 import { parseEnv } from "@caption/shared/config/env";
-import { connectDatabase } from "../db/connect.ts";
+import type { Kysely } from "kysely";
+import { createDatabase } from "@caption/shared/db/database";
+import { migrateToLatest } from "@caption/shared/db/migrator";
+import { locateDatabase } from "../db/connect.ts";
 import { createKey, grantAccountCredits, revokeKey, showAccount } from "../services/account-admin.ts";
 
 const USAGE = `usage: npm run admin -- <command> [options]
@@ -48,12 +51,14 @@ if (!command || values.help) {
 }
 
 const logger = pino({ level: process.env.LOG_LEVEL ?? "warn" }, pino.destination(2));
-const connection = await connectDatabase(parseEnv(), logger);
+const location = await locateDatabase(parseEnv(), logger);
+const db = createDatabase(location.url, { max: 2, applicationName: "caption-admin" });
 try {
+  await migrateToLatest(db as unknown as Kysely<unknown>);
   const result = await (async () => {
     switch (command) {
       case "keys:create":
-        return createKey(connection.db, {
+        return createKey(db, {
           name: required("name"),
           scopes: required("scopes").split(",").map((s) => s.trim()).filter(Boolean),
           credits: wholeNumber("credits", 0) ?? 0,
@@ -62,11 +67,11 @@ try {
           accountId: values.account,
         });
       case "keys:revoke":
-        return revokeKey(connection.db, required("key-prefix"));
+        return revokeKey(db, required("key-prefix"));
       case "credits:grant":
-        return grantAccountCredits(connection.db, required("account"), wholeNumber("seconds") ?? 0);
+        return grantAccountCredits(db, required("account"), wholeNumber("seconds") ?? 0);
       case "accounts:show":
-        return showAccount(connection.db, required("account"));
+        return showAccount(db, required("account"));
       default:
         throw new Error(`unknown command ${command}\n${USAGE}`);
     }
@@ -76,5 +81,6 @@ try {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
 } finally {
-  await connection.close();
+  await db.destroy();
+  await location.stop();
 }

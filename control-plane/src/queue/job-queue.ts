@@ -1,6 +1,6 @@
 import { PgBoss } from "pg-boss";
 import type { Logger } from "pino";
-import { CAPTION_QUEUE_OPTIONS, PGBOSS_SCHEMA, QUEUES, type CaptionJobPayload } from "@caption/shared/jobs/catalog";
+import { ensureQueues, PGBOSS_SCHEMA, QUEUES, type CaptionJobPayload } from "@caption/shared/jobs/catalog";
 import { pgBossAdapter, type DbOrTrx } from "@caption/shared/db/database";
 
 export interface JobQueue {
@@ -15,7 +15,7 @@ export async function startJobQueue(connectionString: string, logger: Logger): P
   const boss = new PgBoss({ connectionString, schema: PGBOSS_SCHEMA, supervise: false, schedule: false, max: 4 });
   boss.on("error", (error) => logger.error({ err: error }, "pg-boss error"));
   await boss.start();
-  await ensureCaptionQueue(boss);
+  await ensureQueues(boss);
   return {
     async enqueueCaptionJob(trx, payload) {
       await boss.send(QUEUES.captionJob, payload, { db: pgBossAdapter(trx) });
@@ -26,9 +26,4 @@ export async function startJobQueue(connectionString: string, logger: Logger): P
     },
     stop: () => boss.stop({ graceful: false, close: true }),
   };
-}
-
-export async function ensureCaptionQueue(boss: PgBoss): Promise<void> {
-  const existing = await boss.getQueue(QUEUES.captionJob);
-  if (!existing) await boss.createQueue(QUEUES.captionJob, { ...CAPTION_QUEUE_OPTIONS });
 }

@@ -19,7 +19,7 @@ import { renderCaptionedVideo } from "../render/render-video.ts";
 import { cuesToSrt } from "../render/srt.ts";
 import { RESULT_FILES, type ResultStore } from "../storage/result-store.ts";
 import { watchForCancel } from "./cancel-watch.ts";
-import { advanceJob, completeJob, countAttempt, failJob, loadJob, recordInspection, requeueJob, reserveForJob } from "./job-store.ts";
+import { advanceJob, completeJob, countAttempt, failJob, jobStatus, loadJob, recordInspection, requeueJob, reserveForJob } from "./job-store.ts";
 import { progressReporter } from "./progress-reporter.ts";
 
 export interface PipelineDeps {
@@ -70,7 +70,7 @@ export async function processCaptionJob(deps: PipelineDeps, jobId: string, attem
   try {
     const progress = progressReporter(deps.db, jobId);
     const enter = async (status: "ingesting" | "transcribing" | "rendering", at: number) => {
-      if (!(await advanceJob(deps.db, jobId, { status, progress: at }))) signal.throwIfAborted();
+      if (!(await advanceJob(deps.db, jobId, { status, progress: at }))) cancel.stopNow();
       log.info({ status }, "stage started");
     };
 
@@ -91,7 +91,7 @@ export async function processCaptionJob(deps: PipelineDeps, jobId: string, attem
     const seconds = Math.ceil(media.durationSeconds);
     const reservation = await reserveForJob(deps.db, jobId, seconds);
     if (reservation === "insufficient") throw new JobFailure("INSUFFICIENT_CREDITS", `the video needs ${seconds} s of credit, more than is available`);
-    if (reservation === "not-running") signal.throwIfAborted();
+    if (reservation === "not-running") cancel.stopNow();
     await progress.report(STAGES.ingest[1]);
 
     // 3. Transcribe
@@ -155,8 +155,9 @@ export async function processCaptionJob(deps: PipelineDeps, jobId: string, attem
       expiresAt: new Date(Date.now() + RETENTION_MS),
     });
     if (outcome === "not-running") {
-      await deps.store.deleteJob(jobId);
-      log.info("job was canceled before completion; outputs removed");
+      // Canceled meanwhile: remove the outputs. Completed by another attempt: they are the same files.
+      if ((await jobStatus(deps.db, jobId)) === "canceled") await deps.store.deleteJob(jobId);
+      log.info("job ended elsewhere before this attempt completed");
       return;
     }
     log.info({ billed_seconds: seconds, frames_drawn: render.framesDrawn, ms: Math.round(performance.now() - started) }, "job completed");

@@ -6,7 +6,7 @@ import type { Logger } from "pino";
 import type { Env } from "@caption/shared/config/env";
 import { createDatabase } from "@caption/shared/db/database";
 import { Value } from "@sinclair/typebox/value";
-import { CAPTION_QUEUE_OPTIONS, CaptionJobPayloadSchema, PGBOSS_SCHEMA, QUEUES, type CaptionJobPayload } from "@caption/shared/jobs/catalog";
+import { CaptionJobPayloadSchema, ensureQueues, PGBOSS_SCHEMA, QUEUES, type CaptionJobPayload } from "@caption/shared/jobs/catalog";
 import { loadSpeechEngine } from "../asr/engine-registry.ts";
 import { detectH264Encoder } from "../media/h264-encoder.ts";
 import { processCaptionJob } from "../pipeline/process-caption-job.ts";
@@ -20,7 +20,6 @@ export interface CaptionWorker {
   stop(options?: { graceSeconds?: number }): Promise<void>;
 }
 
-const DEAD_LETTER_QUEUE = `${QUEUES.captionJob}-dead`;
 const RELEASE_TIMEOUT_MS = 10_000;
 
 export async function startCaptionWorker(env: Env, databaseUrl: string, logger: Logger): Promise<CaptionWorker> {
@@ -45,9 +44,7 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
   const boss = new PgBoss({ connectionString: databaseUrl, schema: PGBOSS_SCHEMA, monitorIntervalSeconds: 10, superviseIntervalSeconds: 10, max: 4 });
   boss.on("error", (error) => log.error({ err: error }, "pg-boss error"));
   await boss.start();
-  if (!(await boss.getQueue(DEAD_LETTER_QUEUE))) await boss.createQueue(DEAD_LETTER_QUEUE);
-  if (!(await boss.getQueue(QUEUES.captionJob))) await boss.createQueue(QUEUES.captionJob, { ...CAPTION_QUEUE_OPTIONS, deadLetter: DEAD_LETTER_QUEUE });
-  if (!(await boss.getQueue(QUEUES.expireFiles))) await boss.createQueue(QUEUES.expireFiles, { retryLimit: 1 });
+  await ensureQueues(boss);
 
   const pipelineDeps = {
     db,
@@ -89,7 +86,7 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
     },
   );
   // Attempts that died with their worker (or ran out of retries) end here: fail them and release the credit.
-  await boss.work(DEAD_LETTER_QUEUE, { batchSize: 10 }, async (jobs: Job<CaptionJobPayload>[]) => {
+  await boss.work(QUEUES.captionJobDead, { batchSize: 10 }, async (jobs: Job<CaptionJobPayload>[]) => {
     for (const job of jobs) {
       if (await failJob(db, job.data.job_id, "INTERNAL_ERROR", "processing was interrupted repeatedly; no charge was made")) {
         log.error({ job_id: job.data.job_id }, "job failed after exhausting retries");

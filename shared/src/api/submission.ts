@@ -6,7 +6,7 @@ export const MAX_VIDEO_SECONDS = 600;
 
 export const SubmissionRequestSchema = Type.Object(
   {
-    video_url: Type.String({ format: "uri", maxLength: 4096, pattern: "^[hH][tT][tT][pP][sS]://", description: "Direct HTTPS URL to an MP4, MOV or WebM file; redirects are rejected" }),
+    video_url: Type.String({ format: "uri", maxLength: 4096, pattern: "^[hH][tT][tT][pP][sS]://[^/?#@\\s]", description: "Direct HTTPS URL to an MP4, MOV or WebM file; redirects are rejected" }),
     preset: Type.Optional(PresetIdSchema),
     language: Type.Optional(Type.String({ pattern: "^[a-z]{2,3}$", description: "Source language; omitted means automatic detection" })),
     style: Type.Optional(StyleSchema),

@@ -1,8 +1,11 @@
 import { Type, type Static } from "@sinclair/typebox";
+import type { PgBoss } from "pg-boss";
 
 /** One catalogue of queue names with typed payloads, shared by the API (producer) and the worker. */
 export const QUEUES = {
   captionJob: "caption-job",
+  /** Caption jobs whose attempts all failed or died with their worker; the worker fails them and releases the credit. */
+  captionJobDead: "caption-job-dead",
   expireFiles: "expire-files",
 } as const;
 
@@ -33,4 +36,12 @@ export const CAPTION_QUEUE_OPTIONS = {
   retryDelay: 5,
   retryBackoff: true,
   deleteAfterSeconds: 7 * 24 * 3600,
+  deadLetter: QUEUES.captionJobDead,
 } as const;
+
+/** Creates the queues with their policies; API and workers both call it, whichever starts first. */
+export async function ensureQueues(boss: Pick<PgBoss, "getQueue" | "createQueue">): Promise<void> {
+  if (!(await boss.getQueue(QUEUES.captionJobDead))) await boss.createQueue(QUEUES.captionJobDead);
+  if (!(await boss.getQueue(QUEUES.captionJob))) await boss.createQueue(QUEUES.captionJob, { ...CAPTION_QUEUE_OPTIONS });
+  if (!(await boss.getQueue(QUEUES.expireFiles))) await boss.createQueue(QUEUES.expireFiles, { retryLimit: 1 });
+}
