@@ -8,11 +8,15 @@ import type { Logger } from "pino";
 import { migrateToLatest } from "@caption/shared/db/migrator";
 import type { Env } from "@caption/shared/config/env";
 import { createDatabase } from "@caption/shared/db/database";
+import { activeTelemetry } from "@caption/shared/telemetry/telemetry";
+import { parseStorageUrl } from "@caption/shared/storage/storage-location";
 import { createApp } from "./http/app.ts";
 import { startJobQueue } from "./queue/job-queue.ts";
 import { createLanguageSupport } from "./services/language-support.ts";
+import { createResultLinks } from "./storage/create-result-links.ts";
 import { createUrlSigner } from "./storage/signed-url.ts";
 import { startMaintenance } from "./services/maintenance.ts";
+import { observeQueue } from "./telemetry/queue-gauges.ts";
 
 export interface ApiServer {
   url: string;
@@ -31,24 +35,27 @@ export async function loadSigningSecret(env: Pick<Env, "URL_SIGNING_SECRET" | "D
   return (await readFile(file, "utf8")).trim();
 }
 
-export const localFilesRoot = (dataDir: string) => path.resolve(dataDir, "files");
-
 /** Migrates, starts the queue producer and listens. `stop` is idempotent. */
 export async function startApiServer(env: Env, databaseUrl: string, logger: Logger): Promise<ApiServer> {
+  const storage = parseStorageUrl(env);
   const db = createDatabase(databaseUrl, { max: 20, onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost") });
   await migrateToLatest(db as unknown as Kysely<unknown>);
   const queue = await startJobQueue(databaseUrl, logger);
   const signer = createUrlSigner(await loadSigningSecret(env));
+  const resultLinks = createResultLinks(storage, signer, env);
   const maintenance = startMaintenance(db, logger);
-  const storesLocally = !env.STORAGE_URL || env.STORAGE_URL.startsWith("file:");
+  const telemetry = activeTelemetry();
+  const stopObservingQueue = telemetry ? observeQueue(db, logger) : () => undefined;
   const app = createApp({
     db,
     queue,
     signer,
+    resultLinks,
     logger,
     languages: createLanguageSupport(db),
-    localFilesRoot: storesLocally ? localFilesRoot(env.DATA_DIR) : undefined,
+    localFilesRoot: storage.kind === "local" ? storage.root : undefined,
     publicBaseUrl: env.PUBLIC_BASE_URL,
+    telemetry,
   });
   const server = app.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
@@ -69,6 +76,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
           server.closeIdleConnections();
         });
         maintenance.stop();
+        stopObservingQueue();
         await queue.stop();
         await db.destroy();
       })()),

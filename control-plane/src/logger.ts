@@ -1,5 +1,9 @@
 import pino, { type Logger } from "pino";
 
+/**
+ * JSON lines on stdout, written asynchronously (a request log line must not cost a synchronous
+ * write on the hot path); pino flushes what is pending when the process exits.
+ */
 export function createLogger(level: string, name: string): Logger {
-  return pino({ level, name, base: { service: name }, timestamp: pino.stdTimeFunctions.isoTime });
+  return pino({ level, name, base: { service: name }, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination({ sync: false }));
 }

@@ -9,9 +9,9 @@ export async function insertJob(db: DbOrTrx, job: NewJobRow): Promise<void> {
   await db.insertInto("jobs").values(job).execute();
 }
 
-export async function findJob(db: DbOrTrx, accountId: string, jobId: string, options: { forUpdate?: boolean } = {}): Promise<JobRow | undefined> {
+export async function findJob(db: DbOrTrx, accountId: string, jobId: string, options: { lock?: boolean } = {}): Promise<JobRow | undefined> {
   let query = db.selectFrom("jobs").selectAll().where("id", "=", jobId).where("account_id", "=", accountId);
-  if (options.forUpdate) query = query.forUpdate();
+  if (options.lock) query = query.forNoKeyUpdate();
   return query.executeTakeFirst();
 }
 

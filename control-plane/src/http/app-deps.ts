@@ -1,17 +1,24 @@
 import type { Logger } from "pino";
 import type { Db } from "@caption/shared/db/database";
+import type { Telemetry } from "@caption/shared/telemetry/telemetry";
 import type { JobQueue } from "../queue/job-queue.ts";
 import type { LanguageSupport } from "../services/language-support.ts";
+import type { ResultLinks } from "../storage/result-links.ts";
 import type { UrlSigner } from "../storage/signed-url.ts";
 
 export interface AppDeps {
   db: Db;
   queue: JobQueue;
   languages: LanguageSupport;
+  /** Verifies the links of the local /v1/files route. */
   signer: UrlSigner;
+  /** Download URLs in job responses: signed /v1/files links or presigned object-store URLs. */
+  resultLinks: ResultLinks;
   logger: Logger;
   /** Root of local result storage served at /v1/files; absent when results live in object storage. */
   localFilesRoot?: string;
   /** Overrides the base URL derived from the request (behind proxies). */
   publicBaseUrl?: string;
+  /** Serves GET /metrics when telemetry runs in this process. */
+  telemetry?: Pick<Telemetry, "prometheusText">;
 }

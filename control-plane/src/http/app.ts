@@ -6,6 +6,7 @@ import type { AppState } from "./app-state.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { fileRoutes } from "./routes/file-routes.ts";
 import { jobRoutes } from "./routes/job-routes.ts";
+import { metricsRoute } from "./routes/metrics-route.ts";
 import { publicRoutes } from "./routes/public-routes.ts";
 
 export function createApp(deps: AppDeps): Koa<AppState> {
@@ -13,6 +14,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const router = new Router<AppState>();
   publicRoutes(router, deps);
   jobRoutes(router, deps);
+  if (deps.telemetry) metricsRoute(router, deps.telemetry);
   if (deps.localFilesRoot) fileRoutes(router, deps.localFilesRoot, deps.signer);
   app.use(requestContext(deps.logger));
   app.use(async (ctx, next) => {

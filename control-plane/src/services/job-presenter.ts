@@ -1,13 +1,13 @@
 import type { Job } from "@caption/shared/api/job";
 import type { JobRow } from "@caption/shared/db/tables";
-import type { UrlSigner } from "../storage/signed-url.ts";
+import type { ResultLinks } from "../storage/result-links.ts";
 
 /** Maps a job row to the API's Job object; result URLs only while the files exist. */
-export function presentJob(row: JobRow, signer: UrlSigner, baseUrl: string, now = new Date()): Job {
+export async function presentJob(row: JobRow, links: ResultLinks, baseUrl: string, now = new Date()): Promise<Job> {
   const expiresAt = row.expires_at ? new Date(row.expires_at) : null;
   const filesLive = row.status === "completed" && expiresAt !== null && expiresAt > now && row.files_deleted_at === null;
-  const link = (key: string | null) => (filesLive && key && expiresAt ? signer.url(baseUrl, key, expiresAt) : null);
-  const videoUrl = link(row.video_key);
+  const link = async (key: string | null) => (filesLive && key && expiresAt ? links.url(key, expiresAt, baseUrl) : null);
+  const [videoUrl, srtUrl, transcriptUrl] = await Promise.all([link(row.video_key), link(row.srt_key), link(row.transcript_key)]);
   return {
     id: row.id,
     status: row.status,
@@ -15,7 +15,7 @@ export function presentJob(row: JobRow, signer: UrlSigner, baseUrl: string, now 
     created_at: new Date(row.created_at).toISOString(),
     expires_at: expiresAt ? expiresAt.toISOString() : null,
     video: videoUrl ? { url: videoUrl, content_type: "video/mp4" } : null,
-    subtitles: { srt_url: link(row.srt_key), transcript_url: link(row.transcript_key) },
+    subtitles: { srt_url: srtUrl, transcript_url: transcriptUrl },
     usage: { reserved_seconds: row.reserved_seconds, billed_seconds: row.billed_seconds },
     error: row.error_code ? { code: row.error_code, message: row.error_message ?? row.error_code } : null,
   };

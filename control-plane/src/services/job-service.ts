@@ -3,20 +3,20 @@ import { settleReservation } from "@caption/shared/db/credit-ledger";
 import type { Db } from "@caption/shared/db/database";
 import { findJob, markCanceled } from "../db/job-repository.ts";
 import { notFound } from "../http/api-error.ts";
-import type { UrlSigner } from "../storage/signed-url.ts";
+import type { ResultLinks } from "../storage/result-links.ts";
 import { presentJob } from "./job-presenter.ts";
 
-export async function getJob(db: Db, signer: UrlSigner, baseUrl: string, accountId: string, jobId: string): Promise<Job> {
+export async function getJob(db: Db, links: ResultLinks, baseUrl: string, accountId: string, jobId: string): Promise<Job> {
   const row = await findJob(db, accountId, jobId);
   // Another account's job is indistinguishable from a missing one.
   if (!row) throw notFound("job");
-  return presentJob(row, signer, baseUrl);
+  return presentJob(row, links, baseUrl);
 }
 
 /** Cancels an unfinished job and releases its reservation; a terminal job keeps its state. */
 export async function cancelJob(db: Db, accountId: string, jobId: string): Promise<CancelResponse> {
   return db.transaction().execute(async (trx) => {
-    const row = await findJob(trx, accountId, jobId, { forUpdate: true });
+    const row = await findJob(trx, accountId, jobId, { lock: true });
     if (!row) throw notFound("job");
     if (isTerminal(row.status)) return { id: row.id, status: row.status };
     await settleReservation(trx, jobId, "release");

@@ -1,8 +1,10 @@
+import { context, propagation } from "@opentelemetry/api";
 import { monotonicFactory } from "ulid";
 import type { SubmissionRequest, SubmissionResponse } from "@caption/shared/api/submission";
 import { MAX_VIDEO_SECONDS } from "@caption/shared/api/submission";
 import { accountBalance } from "@caption/shared/db/credit-ledger";
 import type { Db } from "@caption/shared/db/database";
+import { countTransition } from "@caption/shared/telemetry/caption-metrics";
 import { lockAccount } from "../db/account-repository.ts";
 import { findLiveIdempotencyRecord, lockIdempotencyKey, saveIdempotencyRecord } from "../db/idempotency-repository.ts";
 import { countActiveJobs, insertJob } from "../db/job-repository.ts";
@@ -27,7 +29,6 @@ export interface SubmitInput {
   principal: Principal;
   request: SubmissionRequest;
   idempotencyKey: string | undefined;
-  traceparent: string | undefined;
 }
 
 /**
@@ -38,8 +39,11 @@ export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promi
   const { principal, request, idempotencyKey } = input;
   if (request.language) await deps.languages.assertSupported(request.language);
   const hash = requestHash(request);
+  // The worker's job span continues this request's trace (nothing is injected when tracing is off).
+  const trace: { traceparent?: string } = {};
+  propagation.inject(context.active(), trace);
 
-  return deps.db.transaction().execute(async (trx) => {
+  const response = await deps.db.transaction().execute(async (trx): Promise<SubmissionResponse> => {
     if (idempotencyKey !== undefined) {
       await lockIdempotencyKey(trx, principal.accountId, idempotencyKey);
       const previous = await findLiveIdempotencyRecord(trx, principal.accountId, idempotencyKey);
@@ -51,13 +55,9 @@ export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promi
       }
     }
 
-    const account = await lockAccount(trx, principal.accountId);
+    // A snapshot suffices for "balance positive": the worker re-checks under lock when it reserves.
     const { available } = await accountBalance(trx, principal.accountId);
     if (available <= 0) throw new ApiError(402, "INSUFFICIENT_CREDITS", "no prepaid seconds are available; add credit to submit jobs");
-    const active = await countActiveJobs(trx, principal.accountId);
-    if (active >= account.concurrency_limit) {
-      throw new ApiError(429, "CONCURRENCY_LIMIT_EXCEEDED", `${active} jobs are in progress; the limit is ${account.concurrency_limit}`, { "Retry-After": "5" });
-    }
 
     const jobId = newJobId();
     await insertJob(trx, {
@@ -77,7 +77,7 @@ export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promi
       video_key: null,
       srt_key: null,
       transcript_key: null,
-      traceparent: input.traceparent ?? null,
+      traceparent: trace.traceparent ?? null,
       started_at: null,
       finished_at: null,
       expires_at: null,
@@ -86,7 +86,17 @@ export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promi
     if (idempotencyKey !== undefined) {
       await saveIdempotencyRecord(trx, { account_id: principal.accountId, key: idempotencyKey, request_hash: hash, job_id: jobId, ttlSeconds: IDEMPOTENCY_TTL_SECONDS });
     }
-    await deps.queue.enqueueCaptionJob(trx, input.traceparent ? { job_id: jobId, traceparent: input.traceparent } : { job_id: jobId });
+    await deps.queue.enqueueCaptionJob(trx, trace.traceparent ? { job_id: jobId, traceparent: trace.traceparent } : { job_id: jobId });
+
+    // Last, so the account lock is held only for one count and the commit: submissions of one
+    // account serialise here, and the count (which includes this job) cannot race past the limit.
+    const account = await lockAccount(trx, principal.accountId);
+    const active = await countActiveJobs(trx, principal.accountId);
+    if (active > account.concurrency_limit) {
+      throw new ApiError(429, "CONCURRENCY_LIMIT_EXCEEDED", `${active - 1} jobs are in progress; the limit is ${account.concurrency_limit}`, { "Retry-After": "5" });
+    }
     return { id: jobId, status: "queued", status_url: deps.statusUrl(jobId), replayed: false };
   });
+  if (!response.replayed) countTransition("queued");
+  return response;
 }

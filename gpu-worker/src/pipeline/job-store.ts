@@ -4,9 +4,11 @@ import { reserveCredits, settleReservation, type ReserveOutcome } from "@caption
 import type { Db, DbOrTrx } from "@caption/shared/db/database";
 import type { JobRow } from "@caption/shared/db/tables";
 import type { JobErrorCode } from "@caption/shared/errors/codes";
+import { captionMetrics, countTransition } from "@caption/shared/telemetry/caption-metrics";
 
 // The worker's view of a job row. Every transition checks the row under lock, so a cancel that
 // lands mid-stage wins: a canceled job is never moved on, reserved, charged or failed.
+// Metrics are recorded after a change commits, so they count what the database holds.
 
 const RUNNING: JobStatus[] = ["queued", "ingesting", "transcribing", "rendering"];
 const now = sql<Date>`now()`;
@@ -32,7 +34,9 @@ export async function advanceJob(db: DbOrTrx, jobId: string, update: { status?: 
     .where("id", "=", jobId)
     .where("status", "in", RUNNING)
     .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  const moved = result.numUpdatedRows > 0n;
+  if (moved && update.status) countTransition(update.status);
+  return moved;
 }
 
 export async function countAttempt(db: DbOrTrx, jobId: string): Promise<void> {
@@ -51,13 +55,15 @@ export type ReserveResult = ReserveOutcome | "not-running";
 
 /** Reserves the job's seconds; idempotent across retries of the same job. */
 export async function reserveForJob(db: Db, jobId: string, seconds: number): Promise<ReserveResult> {
-  return db.transaction().execute(async (trx) => {
-    const job = await trx.selectFrom("jobs").select(["account_id", "status"]).where("id", "=", jobId).forUpdate().executeTakeFirstOrThrow();
+  const result = await db.transaction().execute(async (trx): Promise<ReserveResult> => {
+    const job = await trx.selectFrom("jobs").select(["account_id", "status"]).where("id", "=", jobId).forNoKeyUpdate().executeTakeFirstOrThrow();
     if (isTerminal(job.status)) return "not-running";
     const outcome = await reserveCredits(trx, job.account_id, jobId, seconds);
     if (outcome === "reserved") await trx.updateTable("jobs").set({ reserved_seconds: seconds, updated_at: now }).where("id", "=", jobId).execute();
     return outcome;
   });
+  if (result === "reserved") captionMetrics().creditsReserved.add(seconds);
+  return result;
 }
 
 export interface CompletedFiles {
@@ -69,9 +75,9 @@ export interface CompletedFiles {
 
 /** Charges the reservation and marks the job completed, in one transaction. */
 export async function completeJob(db: Db, jobId: string, files: CompletedFiles): Promise<"completed" | "not-running"> {
-  return db.transaction().execute(async (trx) => {
-    const job = await trx.selectFrom("jobs").select("status").where("id", "=", jobId).forUpdate().executeTakeFirstOrThrow();
-    if (isTerminal(job.status)) return "not-running";
+  const charged = await db.transaction().execute(async (trx) => {
+    const job = await trx.selectFrom("jobs").select("status").where("id", "=", jobId).forNoKeyUpdate().executeTakeFirstOrThrow();
+    if (isTerminal(job.status)) return undefined;
     const charged = await settleReservation(trx, jobId, "charge");
     await trx
       .updateTable("jobs")
@@ -89,14 +95,18 @@ export async function completeJob(db: Db, jobId: string, files: CompletedFiles):
       })
       .where("id", "=", jobId)
       .execute();
-    return "completed";
+    return charged;
   });
+  if (charged === undefined) return "not-running";
+  countTransition("completed");
+  captionMetrics().creditsCharged.add(charged);
+  return "completed";
 }
 
 /** Marks a running job failed and releases its reservation; no charge. */
 export async function failJob(db: Db, jobId: string, code: JobErrorCode, message: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const job = await trx.selectFrom("jobs").select("status").where("id", "=", jobId).forUpdate().executeTakeFirstOrThrow();
+  const failed = await db.transaction().execute(async (trx) => {
+    const job = await trx.selectFrom("jobs").select("status").where("id", "=", jobId).forNoKeyUpdate().executeTakeFirstOrThrow();
     if (isTerminal(job.status)) return false;
     await settleReservation(trx, jobId, "release");
     await trx
@@ -106,9 +116,12 @@ export async function failJob(db: Db, jobId: string, code: JobErrorCode, message
       .execute();
     return true;
   });
+  if (failed) countTransition("failed");
+  return failed;
 }
 
 /** An interrupted attempt (shutdown, crash) goes back to the queue; its reservation stays for the retry. */
 export async function requeueJob(db: DbOrTrx, jobId: string): Promise<void> {
-  await db.updateTable("jobs").set({ status: "queued", updated_at: now }).where("id", "=", jobId).where("status", "in", RUNNING).execute();
+  const result = await db.updateTable("jobs").set({ status: "queued", updated_at: now }).where("id", "=", jobId).where("status", "in", RUNNING).executeTakeFirst();
+  if (result.numUpdatedRows > 0n) countTransition("queued");
 }

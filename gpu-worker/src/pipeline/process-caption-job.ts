@@ -18,6 +18,7 @@ import { buildStyledCues } from "../render/styled-cues.ts";
 import { renderCaptionedVideo } from "../render/render-video.ts";
 import { cuesToSrt } from "../render/srt.ts";
 import { RESULT_FILES, type ResultStore } from "../storage/result-store.ts";
+import { JOB_ATTRIBUTES, recordRender, recordTranscription, traceAttempt, type AttemptTracing } from "../telemetry/attempt-tracing.ts";
 import { watchForCancel } from "./cancel-watch.ts";
 import { advanceJob, completeJob, countAttempt, failJob, jobStatus, loadJob, recordInspection, requeueJob, reserveForJob } from "./job-store.ts";
 import { progressReporter } from "./progress-reporter.ts";
@@ -41,6 +42,7 @@ export interface AttemptOptions {
   signal: AbortSignal;
   /** The queue will not retry this attempt: an unexpected error must fail the job now. */
   finalAttempt: boolean;
+  /** W3C trace context of the submitting request: the attempt's span joins its trace. */
   traceparent?: string;
 }
 
@@ -54,6 +56,10 @@ const STAGES = { ingest: [0, 10], transcribe: [12, 45], render: [45, 95], store:
  * job here; infrastructure errors are rethrown so the queue retries the attempt.
  */
 export async function processCaptionJob(deps: PipelineDeps, jobId: string, attempt: AttemptOptions): Promise<void> {
+  await traceAttempt(jobId, attempt.traceparent, (tracing) => runAttempt(deps, jobId, attempt, tracing));
+}
+
+async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOptions, tracing: AttemptTracing): Promise<void> {
   const log = deps.logger.child({ job_id: jobId });
   const job = await loadJob(deps.db, jobId);
   if (!job || job.status === "completed" || job.status === "failed" || job.status === "canceled") {
@@ -61,6 +67,7 @@ export async function processCaptionJob(deps: PipelineDeps, jobId: string, attem
     return;
   }
   await countAttempt(deps.db, jobId);
+  tracing.annotate({ [JOB_ATTRIBUTES.preset]: job.preset, [JOB_ATTRIBUTES.engine]: deps.engine.name, "caption.job.attempt": job.attempts + 1 });
   const cancel = watchForCancel(deps.db, jobId, attempt.signal);
   const signal = cancel.signal;
   await mkdir(deps.workDir, { recursive: true });
@@ -75,85 +82,104 @@ export async function processCaptionJob(deps: PipelineDeps, jobId: string, attem
     };
 
     // 1. Ingest
-    await enter("ingesting", STAGES.ingest[0]);
     const sourcePath = path.join(dir, "source");
-    const download = await downloadVideo(job.video_url, sourcePath, { signal, allowPrivateAddresses: deps.allowPrivateAddresses, logger: log });
-    log.info({ bytes: download.bytes, content_type: download.contentType }, "video downloaded");
+    await tracing.stage("ingest", async () => {
+      await enter("ingesting", STAGES.ingest[0]);
+      const download = await downloadVideo(job.video_url, sourcePath, { signal, allowPrivateAddresses: deps.allowPrivateAddresses, logger: log });
+      log.info({ bytes: download.bytes, content_type: download.contentType }, "video downloaded");
+    });
 
     // 2. Inspect, then reserve credit before any heavy work
-    const media = await probeMedia(sourcePath, { signal, binary: deps.ffprobePath });
-    assertSupportedVideo(media);
-    if (media.durationSeconds > job.max_duration_seconds) {
-      throw new JobFailure("DURATION_LIMIT_EXCEEDED", `the video is ${media.durationSeconds.toFixed(2)} s long, above max_duration_seconds ${job.max_duration_seconds}`);
-    }
-    const style = resolveStyle({ preset: job.preset as PresetId, style: job.style as Style, video: { width: media.width, height: media.height } });
-    await recordInspection(deps.db, jobId, { media, durationSeconds: media.durationSeconds, resolvedStyle: style });
-    const seconds = Math.ceil(media.durationSeconds);
-    const reservation = await reserveForJob(deps.db, jobId, seconds);
-    if (reservation === "insufficient") throw new JobFailure("INSUFFICIENT_CREDITS", `the video needs ${seconds} s of credit, more than is available`);
-    if (reservation === "not-running") cancel.stopNow();
-    await progress.report(STAGES.ingest[1]);
+    const { media, style, seconds } = await tracing.stage("inspect", async () => {
+      const media = await probeMedia(sourcePath, { signal, binary: deps.ffprobePath });
+      tracing.annotate({ [JOB_ATTRIBUTES.videoDuration]: media.durationSeconds });
+      assertSupportedVideo(media);
+      if (media.durationSeconds > job.max_duration_seconds) {
+        throw new JobFailure("DURATION_LIMIT_EXCEEDED", `the video is ${media.durationSeconds.toFixed(2)} s long, above max_duration_seconds ${job.max_duration_seconds}`);
+      }
+      const style = resolveStyle({ preset: job.preset as PresetId, style: job.style as Style, video: { width: media.width, height: media.height } });
+      await recordInspection(deps.db, jobId, { media, durationSeconds: media.durationSeconds, resolvedStyle: style });
+      const seconds = Math.ceil(media.durationSeconds);
+      const reservation = await reserveForJob(deps.db, jobId, seconds);
+      if (reservation === "insufficient") throw new JobFailure("INSUFFICIENT_CREDITS", `the video needs ${seconds} s of credit, more than is available`);
+      if (reservation === "not-running") cancel.stopNow();
+      await progress.report(STAGES.ingest[1]);
+      return { media, style, seconds };
+    });
 
     // 3. Transcribe
-    await enter("transcribing", STAGES.transcribe[0]);
     const language = job.language ?? (deps.engine.detectsLanguage ? "auto" : (deps.engine.languages[0] ?? "en"));
-    const transcribed = await transcribeAudio({
-      pcm: decodePcm16kMono(sourcePath, { signal, binary: deps.ffmpegPath }),
-      engine: deps.engine,
-      language,
-      vadModelPath: deps.vadModelPath,
-      signal,
-      logger: log,
-      onProgress: (done) => progress.reportWithin(STAGES.transcribe, done / media.durationSeconds),
+    const transcribed = await tracing.stage("transcribe", async () => {
+      await enter("transcribing", STAGES.transcribe[0]);
+      const started = performance.now();
+      const transcribed = await transcribeAudio({
+        pcm: decodePcm16kMono(sourcePath, { signal, binary: deps.ffmpegPath }),
+        engine: deps.engine,
+        language,
+        vadModelPath: deps.vadModelPath,
+        signal,
+        logger: log,
+        onProgress: (done) => progress.reportWithin(STAGES.transcribe, done / media.durationSeconds),
+      });
+      recordTranscription(deps.engine.name, (performance.now() - started) / 1000, media.durationSeconds);
+      log.info({ words: transcribed.words.length, segments: transcribed.segments.length }, "transcribed");
+      return transcribed;
     });
-    log.info({ words: transcribed.words.length, segments: transcribed.segments.length }, "transcribed");
 
     // 4. Render
-    await enter("rendering", STAGES.render[0]);
     const cues = buildStyledCues(transcribed.words, style, media.durationSeconds);
-    const videoPath = path.join(dir, RESULT_FILES.video.name);
-    const render = await renderCaptionedVideo({
-      inputPath: sourcePath,
-      outputPath: videoPath,
-      cues,
-      style,
-      media,
-      encoder: deps.encoder,
-      signal,
-      logger: log,
-      ffmpegBinary: deps.ffmpegPath,
-      onProgress: (fraction) => progress.reportWithin(STAGES.render, fraction),
+    const render = await tracing.stage("render", async () => {
+      await enter("rendering", STAGES.render[0]);
+      const started = performance.now();
+      const render = await renderCaptionedVideo({
+        inputPath: sourcePath,
+        outputPath: path.join(dir, RESULT_FILES.video.name),
+        cues,
+        style,
+        media,
+        encoder: deps.encoder,
+        signal,
+        logger: log,
+        ffmpegBinary: deps.ffmpegPath,
+        onProgress: (fraction) => progress.reportWithin(STAGES.render, fraction),
+      });
+      recordRender(deps.encoder.encoder, Math.round(media.durationSeconds * media.frameRate), (performance.now() - started) / 1000);
+      return render;
     });
 
     // 5. Store
-    await progress.report(STAGES.store[0]);
-    const srtPath = path.join(dir, RESULT_FILES.srt.name);
-    await writeFile(srtPath, cuesToSrt(cues), "utf8");
-    const transcript: Transcript = {
-      job_id: jobId,
-      language: job.language ?? language,
-      duration: media.durationSeconds,
-      engine: deps.engine.name,
-      model: deps.engine.model,
-      words: transcribed.words,
-      segments: transcribed.segments,
-      preset: style.preset,
-      style,
-    };
-    const transcriptPath = path.join(dir, RESULT_FILES.transcript.name);
-    await writeFile(transcriptPath, JSON.stringify(transcript), "utf8");
-    for (const file of [RESULT_FILES.video, RESULT_FILES.srt, RESULT_FILES.transcript]) {
-      signal.throwIfAborted();
-      stored.push(await deps.store.put(jobId, file.name, path.join(dir, file.name), file.contentType));
-    }
+    await tracing.stage("store", async () => {
+      await progress.report(STAGES.store[0]);
+      const srtPath = path.join(dir, RESULT_FILES.srt.name);
+      await writeFile(srtPath, cuesToSrt(cues), "utf8");
+      const transcript: Transcript = {
+        job_id: jobId,
+        language: job.language ?? language,
+        duration: media.durationSeconds,
+        engine: deps.engine.name,
+        model: deps.engine.model,
+        words: transcribed.words,
+        segments: transcribed.segments,
+        preset: style.preset,
+        style,
+      };
+      const transcriptPath = path.join(dir, RESULT_FILES.transcript.name);
+      await writeFile(transcriptPath, JSON.stringify(transcript), "utf8");
+      for (const file of [RESULT_FILES.video, RESULT_FILES.srt, RESULT_FILES.transcript]) {
+        signal.throwIfAborted();
+        stored.push(await deps.store.put(jobId, file.name, path.join(dir, file.name), file.contentType));
+      }
+    });
 
     // 6. Charge and complete, atomically
-    const outcome = await completeJob(deps.db, jobId, {
-      videoKey: `${jobId}/${RESULT_FILES.video.name}`,
-      srtKey: `${jobId}/${RESULT_FILES.srt.name}`,
-      transcriptKey: `${jobId}/${RESULT_FILES.transcript.name}`,
-      expiresAt: new Date(Date.now() + RETENTION_MS),
-    });
+    const outcome = await tracing.stage("charge", () =>
+      completeJob(deps.db, jobId, {
+        videoKey: `${jobId}/${RESULT_FILES.video.name}`,
+        srtKey: `${jobId}/${RESULT_FILES.srt.name}`,
+        transcriptKey: `${jobId}/${RESULT_FILES.transcript.name}`,
+        expiresAt: new Date(Date.now() + RETENTION_MS),
+      }),
+    );
     if (outcome === "not-running") {
       // Canceled meanwhile: remove the outputs. Completed by another attempt: they are the same files.
       if ((await jobStatus(deps.db, jobId)) === "canceled") await deps.store.deleteJob(jobId);
@@ -162,6 +188,7 @@ export async function processCaptionJob(deps: PipelineDeps, jobId: string, attem
     }
     log.info({ billed_seconds: seconds, frames_drawn: render.framesDrawn, ms: Math.round(performance.now() - started) }, "job completed");
   } catch (error) {
+    tracing.fail(error);
     await handleFailure(deps, jobId, error, { canceled: cancel.canceled(), shutdown: attempt.signal.aborted, finalAttempt: attempt.finalAttempt, storedFiles: stored.length > 0, log });
   } finally {
     cancel.stop();

@@ -17,7 +17,7 @@ export async function expireResultFiles(db: Db, store: ResultStore, logger: Logg
         .where("expires_at", "<=", sql<Date>`now()`)
         .where("files_deleted_at", "is", null)
         .limit(batchSize)
-        .forUpdate()
+        .forNoKeyUpdate()
         .skipLocked()
         .execute();
       for (const row of rows) await store.deleteJob(row.id);

@@ -10,6 +10,10 @@ export const EnvSchema = Type.Object({
   DATA_DIR: Type.String({ default: "./.data" }),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: "^https?://" })),
   STORAGE_URL: Type.Optional(Type.String({ pattern: "^(file|s3)://" })),
+  // The standard AWS variables for S3 storage; credentials (AWS_ACCESS_KEY_ID, …, IRSA) are left to the SDK's own chain.
+  AWS_ENDPOINT_URL_S3: Type.Optional(Type.String({ pattern: "^https?://" })),
+  AWS_ENDPOINT_URL: Type.Optional(Type.String({ pattern: "^https?://" })),
+  AWS_REGION: Type.Optional(Type.String({ minLength: 1 })),
   URL_SIGNING_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   ASR_ENGINE: LiteralUnion(["auto", "sherpa-onnx", "pocketsphinx"] as const, { default: "auto" }),
   ASR_MODEL_DIR: Type.Optional(Type.String()),
@@ -20,6 +24,14 @@ export const EnvSchema = Type.Object({
   ALLOW_PRIVATE_VIDEO_URLS: LiteralUnion(["true", "false"] as const, { default: "false", description: "tests only" }),
   LOG_LEVEL: LiteralUnion(["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const, { default: "info" }),
   SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 60 }),
+  // Telemetry. OTLP export only when the endpoint is set; the OTLP exporters also read the other
+  // standard OTEL_EXPORTER_OTLP_* variables, and OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES name the resource.
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: "^https?://" })),
+  OTEL_TRACES_SAMPLER: LiteralUnion(["always_on", "always_off", "traceidratio", "parentbased_always_on", "parentbased_always_off", "parentbased_traceidratio"] as const, { default: "parentbased_always_on" }),
+  OTEL_TRACES_SAMPLER_ARG: Type.Number({ minimum: 0, maximum: 1, default: 1 }),
+  OTEL_METRIC_EXPORT_INTERVAL: Type.Integer({ minimum: 1000, default: 60_000, description: "milliseconds" }),
+  /** The worker's Prometheus listener (`GET /metrics`); 0 disables it. The API serves /metrics on PORT. */
+  METRICS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9464 }),
 });
 export type RawEnv = Static<typeof EnvSchema>;
 export type Env = Omit<RawEnv, "ALLOW_PRIVATE_VIDEO_URLS"> & { ALLOW_PRIVATE_VIDEO_URLS: boolean };

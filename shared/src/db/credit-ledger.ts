@@ -40,7 +40,7 @@ export type ReserveOutcome = "reserved" | "already-reserved" | "insufficient";
  * account row lock serialises concurrent reservations so the balance check cannot race.
  */
 export async function reserveCredits(trx: Transaction<Database>, accountId: string, jobId: string, seconds: number): Promise<ReserveOutcome> {
-  await trx.selectFrom("accounts").select("id").where("id", "=", accountId).forUpdate().executeTakeFirstOrThrow();
+  await trx.selectFrom("accounts").select("id").where("id", "=", accountId).forNoKeyUpdate().executeTakeFirstOrThrow();
   const existing = await trx.selectFrom("credit_ledger").select("id").where("job_id", "=", jobId).where("kind", "=", "reserve").executeTakeFirst();
   if (existing) return "already-reserved";
   const { available } = await accountBalance(trx, accountId);
@@ -53,6 +53,8 @@ export async function reserveCredits(trx: Transaction<Database>, accountId: stri
  * Settles a job's open reservation as a charge (kind "charge") or a release. Returns the seconds
  * settled, or 0 when there was no reservation or it was already settled: the unique settlement
  * index makes a second charge, a second release, or a charge after a release impossible.
+ * Callers hold the job row's lock (SELECT … FOR NO KEY UPDATE), which orders settlements against the
+ * job's state change and avoids lock-order deadlocks with the row's foreign-key checks.
  */
 export async function settleReservation(db: Db, jobId: string, kind: "charge" | "release"): Promise<number> {
   const result = await sql<{ seconds: number }>`

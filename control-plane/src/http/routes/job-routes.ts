@@ -41,7 +41,7 @@ export function jobRoutes(router: Router<AppState>, deps: AppDeps): void {
     const base = baseUrlOf(ctx, deps.publicBaseUrl);
     const response = await submitJob(
       { db: deps.db, queue: deps.queue, languages: deps.languages, statusUrl: (id) => `${base}/v1/jobs/${id}` },
-      { principal: principalOf(ctx.state), request, idempotencyKey: rawKey === "" ? undefined : rawKey, traceparent: ctx.get("traceparent") || undefined },
+      { principal: principalOf(ctx.state), request, idempotencyKey: rawKey === "" ? undefined : rawKey },
     );
     ctx.state.log.info({ job_id: response.id, replayed: response.replayed }, response.replayed ? "submission replayed" : "job submitted");
     ctx.status = 202;
@@ -50,7 +50,7 @@ export function jobRoutes(router: Router<AppState>, deps: AppDeps): void {
   });
 
   router.get("/v1/jobs/:id", read, async (ctx) => {
-    const job = await getJob(deps.db, deps.signer, baseUrlOf(ctx, deps.publicBaseUrl), principalOf(ctx.state).accountId, ctx.params.id ?? "");
+    const job = await getJob(deps.db, deps.resultLinks, baseUrlOf(ctx, deps.publicBaseUrl), principalOf(ctx.state).accountId, ctx.params.id ?? "");
     if (!isTerminal(job.status)) ctx.set("Retry-After", POLL_SECONDS);
     ctx.set("Cache-Control", "no-store");
     ctx.body = job;

@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { setTimeout as delay } from "node:timers/promises";
+import { PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { createS3Client } from "@caption/shared/storage/s3-client";
+import { startLoopbackS3, type LoopbackS3 } from "@caption/test/deploy/loopback-s3";
+import { startTestApi, type TestApi } from "../testing/test-api.ts";
+
+const FILES = { "captioned.mp4": "video bytes", "captions.srt": "1\n00:00:00,000 --> 00:00:01,000\nhello\n", "transcript.json": '{"words":[]}' };
+
+let s3: LoopbackS3;
+let client: S3Client;
+let t: TestApi;
+let key: string;
+let accountId: string;
+before(async () => {
+  s3 = await startLoopbackS3();
+  // Credentials reach the SDK the standard way, through its environment provider.
+  Object.assign(process.env, { AWS_ACCESS_KEY_ID: s3.env.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: s3.env.AWS_SECRET_ACCESS_KEY });
+  client = createS3Client(s3.env);
+  t = await startTestApi({ STORAGE_URL: `s3://${s3.bucket}/tenant-a`, AWS_ENDPOINT_URL_S3: s3.env.AWS_ENDPOINT_URL_S3, AWS_REGION: s3.env.AWS_REGION });
+  ({ api_key: key, account_id: accountId } = await t.createKey());
+});
+after(async () => {
+  await t.close();
+  client.destroy();
+  await s3.close();
+});
+
+async function completedJob(id: string, expiresAt: Date) {
+  for (const [name, body] of Object.entries(FILES)) {
+    await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `tenant-a/${id}/${name}`, Body: body }));
+  }
+  await t.database.db
+    .insertInto("jobs")
+    .values({
+      id, account_id: accountId, status: "completed", progress: 100, video_url: "https://a.example/b.mp4", preset: "classic", language: null,
+      style: "{}", max_duration_seconds: 600, media: null, resolved_style: null, duration_seconds: 3, billed_seconds: 3,
+      error_code: null, error_message: null, video_key: `${id}/captioned.mp4`, srt_key: `${id}/captions.srt`, transcript_key: `${id}/transcript.json`,
+      traceparent: null, started_at: null, finished_at: new Date(), expires_at: expiresAt, files_deleted_at: null,
+    })
+    .execute();
+}
+
+/** When a SigV4 presigned URL stops working: X-Amz-Date + X-Amz-Expires. */
+function presignedExpiry(url: string): Date {
+  const query = new URL(url).searchParams;
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(query.get("X-Amz-Date") ?? "");
+  assert.ok(m, url);
+  return new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) + Number(query.get("X-Amz-Expires")) * 1000);
+}
+
+test("an S3-backed completed job links to presigned object URLs that expire at expires_at and need no credentials", async () => {
+  const expiresAt = new Date(Date.now() + 3600_000 + 456);
+  await completedJob("job_s3_links", expiresAt);
+  const { status, body } = await t.request("GET", "/v1/jobs/job_s3_links", { key });
+  assert.equal(status, 200);
+  const urls = { "captioned.mp4": body.video.url, "captions.srt": body.subtitles.srt_url, "transcript.json": body.subtitles.transcript_url };
+  for (const [name, url] of Object.entries(urls) as [keyof typeof FILES, string][]) {
+    assert.ok(url.startsWith(`${s3.endpoint}/${s3.bucket}/tenant-a/job_s3_links/${name}?`), url);
+    const expiry = presignedExpiry(url).getTime();
+    assert.ok(expiry <= expiresAt.getTime() && expiry > expiresAt.getTime() - 1000, `link expiry ${new Date(expiry).toISOString()} vs expires_at ${expiresAt.toISOString()}`);
+    const download = await fetch(url);
+    assert.equal(download.status, 200, name);
+    assert.equal(await download.text(), FILES[name]);
+  }
+  assert.equal((await t.request("GET", "/v1/files/job_s3_links/captions.srt")).status, 404, "no local file route with object storage");
+});
+
+test("a link stops working when the job's files expire", async () => {
+  const expiresAt = new Date(Date.now() + 2500);
+  await completedJob("job_s3_expiring", expiresAt);
+  const { body } = await t.request("GET", "/v1/jobs/job_s3_expiring", { key });
+  const url: string = body.subtitles.srt_url;
+  assert.equal((await fetch(url)).status, 200);
+  await delay(Math.max(0, expiresAt.getTime() - Date.now()) + 1100);
+  assert.equal((await fetch(url)).status, 403);
+  const after = await t.request("GET", "/v1/jobs/job_s3_expiring", { key });
+  assert.equal(after.body.subtitles.srt_url, null);
+});
