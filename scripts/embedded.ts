@@ -1,6 +1,8 @@
 // `npm start`: the whole service in one process — embedded PostgreSQL under DATA_DIR (unless
 // DATABASE_URL is set), the API, and a worker — on the same code paths as the distributed mode.
 import { parseEnv } from "@caption/shared/config/env";
+import { startTelemetry } from "@caption/shared/telemetry/telemetry";
+import { telemetryOptionsFromEnv } from "@caption/shared/telemetry/telemetry-env";
 import { startApiServer } from "../control-plane/src/api-server.ts";
 import { locateDatabase } from "../control-plane/src/db/connect.ts";
 import { createLogger } from "../control-plane/src/logger.ts";
@@ -9,6 +11,8 @@ import { onShutdownSignals } from "../gpu-worker/src/runtime/shutdown.ts";
 
 const env = parseEnv();
 const logger = createLogger(env.LOG_LEVEL, "caption-service");
+// One process, one telemetry: the API's /metrics covers the worker too.
+const telemetry = startTelemetry(telemetryOptionsFromEnv(env, "caption-service"));
 const database = await locateDatabase(env, logger);
 const api = await startApiServer(env, database.url, logger);
 const worker = await startCaptionWorker(env, database.url, logger);
@@ -19,5 +23,6 @@ const stop = (graceSeconds?: number) => async () => {
   await api.stop();
   await worker.stop(graceSeconds === undefined ? {} : { graceSeconds });
   await database.stop();
+  await telemetry.shutdown();
 };
 onShutdownSignals(logger, stop(), stop(0));

@@ -2,6 +2,9 @@
 import path from "node:path";
 import pino from "pino";
 import { parseEnv } from "@caption/shared/config/env";
+import { startMetricsServer } from "@caption/shared/telemetry/metrics-server";
+import { startTelemetry } from "@caption/shared/telemetry/telemetry";
+import { telemetryOptionsFromEnv } from "@caption/shared/telemetry/telemetry-env";
 import { startCaptionWorker } from "./runtime/caption-worker.ts";
 import { onShutdownSignals } from "./runtime/shutdown.ts";
 
@@ -12,5 +15,13 @@ if (!databaseUrl) {
   logger.fatal({ data_dir: path.resolve(env.DATA_DIR) }, "DATABASE_URL is required for a standalone worker; `npm start` runs a worker inside the embedded service");
   process.exit(2);
 }
+const telemetry = startTelemetry(telemetryOptionsFromEnv(env, "caption-worker"));
+const metricsServer = env.METRICS_PORT === 0 ? undefined : await startMetricsServer(telemetry, { port: env.METRICS_PORT, host: env.HOST });
+if (metricsServer) logger.info({ url: metricsServer.url }, "metrics listening");
 const worker = await startCaptionWorker(env, databaseUrl, logger);
-onShutdownSignals(logger, () => worker.stop(), () => worker.stop({ graceSeconds: 0 }));
+const stop = (graceSeconds?: number) => async () => {
+  await worker.stop(graceSeconds === undefined ? {} : { graceSeconds });
+  await metricsServer?.close();
+  await telemetry.shutdown();
+};
+onShutdownSignals(logger, stop(), stop(0));

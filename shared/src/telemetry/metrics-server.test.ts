@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { metrics } from "@opentelemetry/api";
+import { startMetricsServer, type MetricsServer } from "./metrics-server.ts";
+import { startTelemetry, type Telemetry } from "./telemetry.ts";
+
+let telemetry: Telemetry;
+let server: MetricsServer;
+
+before(async () => {
+  telemetry = startTelemetry({ serviceName: "metrics-server-test", otlp: false });
+  server = await startMetricsServer(telemetry, { port: 0, host: "127.0.0.1" });
+});
+after(async () => {
+  await server?.close();
+  await telemetry?.shutdown();
+});
+
+test("GET /metrics serves the Prometheus text of this process's instruments", async () => {
+  metrics.getMeter("test").createCounter("caption.test.events", { unit: "{event}" }).add(3, { kind: "demo" });
+  const response = await fetch(server.url);
+  assert.equal(response.status, 200);
+  assert.match(response.headers.get("content-type") ?? "", /^text\/plain; version=0\.0\.4/);
+  const text = await response.text();
+  assert.match(text, /^# TYPE caption_test_events_total counter$/m);
+  assert.match(text, /^caption_test_events_total\{kind="demo",[^}]*\} 3$/m);
+  assert.match(text, /^target_info\{[^}]*service_name="metrics-server-test"/m);
+});
+
+test("other paths are 404 and other methods 405", async () => {
+  assert.equal((await fetch(server.url.replace("/metrics", "/other"))).status, 404);
+  const post = await fetch(server.url, { method: "POST" });
+  assert.equal(post.status, 405);
+  assert.equal(post.headers.get("allow"), "GET, HEAD");
+});
+
+test("a second start in the same process is refused", () => {
+  assert.throws(() => startTelemetry({ serviceName: "again", otlp: false }), /already started/);
+});
