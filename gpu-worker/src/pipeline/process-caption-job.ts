@@ -167,7 +167,7 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
       await writeFile(transcriptPath, JSON.stringify(transcript), "utf8");
       for (const file of [RESULT_FILES.video, RESULT_FILES.srt, RESULT_FILES.transcript]) {
         signal.throwIfAborted();
-        stored.push(await deps.store.put(jobId, file.name, path.join(dir, file.name), file.contentType));
+        stored.push(await deps.store.put(jobId, file.name, path.join(dir, file.name), file.contentType, { signal }));
       }
     });
 

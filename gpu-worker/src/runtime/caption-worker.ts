@@ -11,7 +11,7 @@ import { loadSpeechEngine } from "../asr/engine-registry.ts";
 import { detectH264Encoder } from "../media/h264-encoder.ts";
 import { processCaptionJob } from "../pipeline/process-caption-job.ts";
 import { failJob } from "../pipeline/job-store.ts";
-import { createLocalResultStore } from "../storage/local-result-store.ts";
+import { createResultStore } from "../storage/create-result-store.ts";
 import { expireResultFiles } from "./expire-files.ts";
 import { registerWorker } from "./worker-registry.ts";
 
@@ -37,7 +37,7 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
     logger: log,
   });
   const encoder = await detectH264Encoder({ binary: env.FFMPEG_PATH, logger: log });
-  const store = createLocalResultStore(path.resolve(env.DATA_DIR, "files"));
+  const store = createResultStore(env);
   const registration = await registerWorker(db, workerId, engine, log);
   log.info({ engine: engine.name, model: engine.model, languages: engine.languages, encoder: encoder.encoder, concurrency: env.WORKER_CONCURRENCY }, "worker starting");
 

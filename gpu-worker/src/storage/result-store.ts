@@ -1,7 +1,7 @@
-/** Where finished outputs go. Keys are `<job_id>/<file name>`; the control plane turns them into capability URLs. */
+/** Where finished outputs go. Keys are `<job_id>/<file name>`; the control plane turns them into download URLs. */
 export interface ResultStore {
   /** Stores a local file under the job's key and returns the key. Overwrites (retries are idempotent). */
-  put(jobId: string, name: string, sourcePath: string, contentType: string): Promise<string>;
+  put(jobId: string, name: string, sourcePath: string, contentType: string, options?: { signal?: AbortSignal }): Promise<string>;
   /** Removes every stored file of a job; missing files are fine. */
   deleteJob(jobId: string): Promise<void>;
 }
@@ -11,3 +11,22 @@ export const RESULT_FILES = {
   srt: { name: "captions.srt", contentType: "application/x-subrip; charset=utf-8" },
   transcript: { name: "transcript.json", contentType: "application/json" },
 } as const;
+
+const SAFE_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
+
+/** Job ids and file names become path segments and object keys: nothing that could climb out of the job's folder. */
+function checkSegment(what: string, value: string): void {
+  if (!SAFE_SEGMENT.test(value)) throw new Error(`unsafe ${what} ${value}`);
+}
+
+export function resultKey(jobId: string, name: string): string {
+  checkSegment("job id", jobId);
+  checkSegment("file name", name);
+  return `${jobId}/${name}`;
+}
+
+/** The key prefix under which all of a job's files live (`<job_id>/`). */
+export function jobKeyPrefix(jobId: string): string {
+  checkSegment("job id", jobId);
+  return `${jobId}/`;
+}

@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { startTestApi, type TestApi } from "../testing/test-api.ts";
+
+let t: TestApi;
+let key: string;
+let accountId: string;
+before(async () => {
+  t = await startTestApi();
+  ({ api_key: key, account_id: accountId } = await t.createKey());
+});
+after(() => t.close());
+
+test("with local storage a completed job links to signed /v1/files URLs that expire at expires_at", async () => {
+  const id = "job_local_links";
+  await mkdir(path.join(t.dataDir, "files", id), { recursive: true });
+  await writeFile(path.join(t.dataDir, "files", id, "captions.srt"), "1\n00:00:00,000 --> 00:00:01,000\nhello\n");
+  const expiresAt = new Date(Date.now() + 3600_000);
+  await t.database.db
+    .insertInto("jobs")
+    .values({
+      id, account_id: accountId, status: "completed", progress: 100, video_url: "https://a.example/b.mp4", preset: "classic", language: null,
+      style: "{}", max_duration_seconds: 600, media: null, resolved_style: null, duration_seconds: 3, billed_seconds: 3,
+      error_code: null, error_message: null, video_key: null, srt_key: `${id}/captions.srt`, transcript_key: null,
+      traceparent: null, started_at: null, finished_at: new Date(), expires_at: expiresAt, files_deleted_at: null,
+    })
+    .execute();
+  const { body } = await t.request("GET", `/v1/jobs/${id}`, { key });
+  const url = new URL(body.subtitles.srt_url);
+  assert.equal(`${url.origin}${url.pathname}`, `${t.url}/v1/files/${id}/captions.srt`);
+  assert.equal(Number(url.searchParams.get("expires")), Math.floor(expiresAt.getTime() / 1000));
+  assert.equal(body.video, null);
+  const download = await fetch(url);
+  assert.equal(download.status, 200);
+  assert.match(await download.text(), /hello/);
+  url.searchParams.set("expires", String(Number(url.searchParams.get("expires")) + 60));
+  assert.equal((await fetch(url)).status, 403, "a link with a moved expiry is refused");
+});

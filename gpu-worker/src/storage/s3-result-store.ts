@@ -1,0 +1,54 @@
+import { createReadStream } from "node:fs";
+import { DeleteObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
+import { Upload } from "@aws-sdk/lib-storage";
+import { jobKeyPrefix, resultKey, type ResultStore } from "./result-store.ts";
+
+export interface S3ResultStoreOptions {
+  bucket: string;
+  /** Prepended to every key: "" or a path ending in "/". */
+  prefix: string;
+  /** Multipart part size in bytes; default and minimum 5 MiB (larger files go up in parts). */
+  partSize?: number;
+  /** Parts uploaded at once. */
+  queueSize?: number;
+}
+
+/**
+ * Results in S3-compatible object storage. Files are streamed from disk (multipart above one part),
+ * objects are `<prefix><job_id>/<file>`, and the control plane hands out presigned GET URLs for them.
+ */
+export function createS3ResultStore(client: S3Client, options: S3ResultStoreOptions): ResultStore {
+  const { bucket, prefix } = options;
+  return {
+    async put(jobId, name, sourcePath, contentType, { signal } = {}) {
+      const key = resultKey(jobId, name);
+      signal?.throwIfAborted();
+      const upload = new Upload({
+        client,
+        params: { Bucket: bucket, Key: `${prefix}${key}`, Body: createReadStream(sourcePath), ContentType: contentType },
+        ...(options.partSize ? { partSize: options.partSize } : {}),
+        queueSize: options.queueSize ?? 4,
+        // An abandoned multipart upload is aborted, so no invisible parts keep costing storage.
+        leavePartsOnError: false,
+      });
+      const abort = () => void upload.abort().catch(() => undefined);
+      signal?.addEventListener("abort", abort, { once: true });
+      try {
+        await upload.done();
+      } finally {
+        signal?.removeEventListener("abort", abort);
+      }
+      return key;
+    },
+    async deleteJob(jobId) {
+      const jobPrefix = `${prefix}${jobKeyPrefix(jobId)}`;
+      let continuationToken: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: jobPrefix, ContinuationToken: continuationToken }));
+        // One DeleteObject per file (a job has three): works on every S3-compatible server, unlike DeleteObjects' checksum rules.
+        await Promise.all((page.Contents ?? []).map((object) => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: object.Key }))));
+        continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (continuationToken);
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { REPO_ROOT } from "../fixtures/repo-paths.ts";
+import { envOf, isIgnored, readDockerfile, type Instruction } from "./dockerfile.ts";
+import { isKnownVariable } from "./env-names.ts";
+import { nodeCommandOf } from "./project-scripts.ts";
+
+const DOCKERIGNORE = readFileSync(path.join(REPO_ROOT, ".dockerignore"), "utf8");
+const IMAGES = {
+  "control-plane": { script: "api" },
+  "gpu-worker": { script: "worker" },
+} as const;
+
+const isUrl = (s: string) => /^https?:\/\//.test(s);
+const stageNames = (instructions: Instruction[]) => instructions.filter((i) => i.keyword === "FROM" && i.args[1]?.toLowerCase() === "as").map((i) => i.args[2]);
+
+for (const [name, { script }] of Object.entries(IMAGES)) {
+  describe(`docker/${name}/Dockerfile`, () => {
+    const instructions = readDockerfile(path.join(REPO_ROOT, "docker", name, "Dockerfile"));
+
+    test("every path it copies from the context exists and is not dockerignored", () => {
+      const copies = instructions.filter((i) => (i.keyword === "COPY" || i.keyword === "ADD") && i.flags.from === undefined);
+      assert.ok(copies.length > 0);
+      for (const copy of copies) {
+        for (const source of copy.args.slice(0, -1).filter((s) => !isUrl(s))) {
+          assert.ok(existsSync(path.join(REPO_ROOT, source)), `line ${copy.line}: ${source} does not exist`);
+          assert.equal(isIgnored(DOCKERIGNORE, source), false, `line ${copy.line}: ${source} is excluded by .dockerignore`);
+        }
+      }
+    });
+
+    test("COPY --from names an earlier stage or an image", () => {
+      const stages = stageNames(instructions);
+      for (const copy of instructions.filter((i) => i.flags.from !== undefined)) {
+        const from = copy.flags.from ?? "";
+        assert.ok(stages.includes(from) || from.includes(":"), `line ${copy.line}: unknown stage ${from}`);
+      }
+    });
+
+    test(`runs what \`npm run ${script}\` runs, as a non-root user`, () => {
+      const cmd = instructions.filter((i) => i.keyword === "CMD").at(-1);
+      assert.deepEqual(cmd?.args, nodeCommandOf(script));
+      for (const file of cmd.args.filter((a) => a.endsWith(".ts"))) assert.ok(existsSync(path.join(REPO_ROOT, file)), file);
+      const user = instructions.filter((i) => i.keyword === "USER").at(-1)?.args[0];
+      assert.ok(user && user !== "root" && user !== "0", `runs as ${user}`);
+      // The final stage starts after the last FROM; it must not run as root.
+      const lastFrom = instructions.findLastIndex((i) => i.keyword === "FROM");
+      assert.ok(instructions.findLastIndex((i) => i.keyword === "USER") > lastFrom);
+    });
+
+    test("is multi-stage and installs only production dependencies, without install scripts", () => {
+      assert.ok(instructions.filter((i) => i.keyword === "FROM").length >= 2);
+      const install = instructions.find((i) => i.keyword === "RUN" && i.args.includes("ci"));
+      assert.ok(install, "npm ci");
+      for (const flag of ["--omit=dev", "--ignore-scripts", `--workspace`, name]) assert.ok(install.args.includes(flag), `npm ci lacks ${flag}`);
+    });
+
+    test("sets only variables the service reads", () => {
+      for (const variable of envOf(instructions).keys()) assert.ok(isKnownVariable(variable), `${variable} is not in shared/src/config/env.ts`);
+    });
+  });
+}
+
+describe("docker/gpu-worker/Dockerfile specifics", () => {
+  const instructions = readDockerfile(path.join(REPO_ROOT, "docker", "gpu-worker", "Dockerfile"));
+  const text = readFileSync(path.join(REPO_ROOT, "docker", "gpu-worker", "Dockerfile"), "utf8");
+
+  test("the runtime stage has the system packages scripts/setup.sh installs for the worker", () => {
+    const setup = readFileSync(path.join(REPO_ROOT, "scripts", "setup.sh"), "utf8");
+    const needed = [...setup.matchAll(/need="\$need ([a-z0-9-]+)"/g)].map((m) => m[1] ?? "");
+    assert.ok(needed.includes("ffmpeg") && needed.includes("pocketsphinx"));
+    const lastFrom = instructions.findLastIndex((i) => i.keyword === "FROM");
+    const installed = instructions.slice(lastFrom).filter((i) => i.keyword === "RUN").flatMap((i) => i.args);
+    // flite and openssl make test media and the test CA; nothing in the worker runs them.
+    for (const pkg of needed.filter((p) => p !== "flite" && p !== "openssl")) assert.ok(installed.includes(pkg), `runtime image lacks ${pkg}`);
+    assert.match(instructions[lastFrom]?.args[0] ?? "", /^\$\{CUDA_IMAGE\}$/);
+    assert.match(text, /ARG CUDA_IMAGE=nvidia\/cuda:12\.[0-9.]+-runtime-ubuntu/);
+  });
+
+  test("the build installs a manifest model into ASR_MODEL_DIR", () => {
+    const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, "gpu-worker", "models", "manifest.json"), "utf8")) as { models: { name: string }[] };
+    const model = /ARG ASR_MODEL=(\S+)/.exec(text)?.[1];
+    assert.ok(manifest.models.some((m) => m.name === model), `${model} is not in the manifest`);
+    const download = instructions.find((i) => i.keyword === "RUN" && i.args.includes("gpu-worker/src/asr/sherpa/models-download.ts"));
+    assert.ok(download);
+    assert.equal(download.args[download.args.indexOf("--dir") + 1], envOf(instructions).get("ASR_MODEL_DIR"));
+    const script = nodeCommandOf("models:download");
+    assert.deepEqual(download.args.slice(0, script.length), script, "runs what `npm run models:download` runs");
+  });
+
+  test("the VAD model lands where the worker looks for it, pinned to the hash the worker checks", () => {
+    const source = readFileSync(path.join(REPO_ROOT, "gpu-worker", "src", "asr", "voice-activity.ts"), "utf8");
+    const hash = /SILERO_VAD_V62_SHA256 = "([0-9a-f]{64})"/.exec(source)?.[1];
+    const add = instructions.find((i) => i.keyword === "ADD" && i.args.some(isUrl));
+    assert.ok(add && hash);
+    assert.equal(add.flags.checksum, `sha256:${hash}`);
+    const workdir = instructions.filter((i) => i.keyword === "WORKDIR").at(-1)?.args[0] ?? "";
+    // voice-activity.ts: <repository root>/../shared/models/silero-vad-v6.2/silero_vad.onnx
+    assert.equal(add.args.at(-1), path.posix.join(workdir, "..", "shared", "models", "silero-vad-v6.2", "silero_vad.onnx"));
+  });
+
+  test("NVENC/NVDEC: the driver's video libraries are requested and tini forwards SIGTERM", () => {
+    assert.match(envOf(instructions).get("NVIDIA_DRIVER_CAPABILITIES") ?? "", /\bvideo\b/);
+    assert.deepEqual(instructions.find((i) => i.keyword === "ENTRYPOINT")?.args, ["/usr/bin/tini", "--"]);
+  });
+});
+
+test(".dockerignore keeps dependencies, history, scratch and tests out of the context", () => {
+  for (const file of ["node_modules/x", "gpu-worker/node_modules/x", ".git/HEAD", ".tmp/x", ".data/x", "gpu-worker/src/media/probe.test.ts", "control-plane/src/testing/test-api.ts", "test/src/e2e/x.ts", "bench/src/x.ts"]) {
+    assert.equal(isIgnored(DOCKERIGNORE, file), true, file);
+  }
+  for (const file of ["package-lock.json", "test/package.json", "bench/package.json", "shared/src/config/env.ts", "gpu-worker/models/manifest.json"]) {
+    assert.equal(isIgnored(DOCKERIGNORE, file), false, file);
+  }
+});
