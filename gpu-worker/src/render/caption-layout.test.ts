@@ -31,7 +31,8 @@ test("layoutCue: classic sits centred above the bottom inset, lines centred in t
     ["bb", 615, 100, 0],
     ["cc", 490, 100, 1],
   ]);
-  assert.deepEqual(layout.ink, { top: 1286, bottom: 1536 });
+  // One pixel of anti-aliasing spill on each side.
+  assert.deepEqual(layout.ink, { top: 1285, bottom: 1537 });
 });
 
 const placements: { name: string; style: Style; block: { x: number; y: number } }[] = [
@@ -40,7 +41,7 @@ const placements: { name: string; style: Style; block: { x: number; y: number } 
   { name: "explicit offsets move the block", style: { position: "center", offset: { left: 30, right: 10, top: 0, bottom: 100 } }, block: { x: 385, y: (1920 - 250) / 2 - 100 } },
   { name: "left keeps the side margin", style: { horizontal_position: "left" }, block: { x: 90, y: 1286 } },
   { name: "right keeps the side margin", style: { horizontal_position: "right" }, block: { x: 1080 - 90 - 350, y: 1286 } },
-  { name: "offsets never push text out of the frame", style: { horizontal_position: "right", offset: { left: 1000, bottom: -1000 } }, block: { x: 1080 - 350, y: 1920 - 250 } },
+  { name: "offsets never push text out of the frame, anti-aliasing included", style: { horizontal_position: "right", offset: { left: 1000, bottom: -1000 } }, block: { x: 1080 - 350 - 1, y: 1920 - 250 - 1 } },
 ];
 for (const p of placements) {
   test(`layoutCue: ${p.name}`, () => {
@@ -95,7 +96,7 @@ test("layoutCue: shadow and background widen the rows the caption paints", () =>
     halfEm,
   );
   assert.ok(decorated.ink.top < decorated.block.y && decorated.ink.bottom > decorated.block.y + decorated.block.height + 10);
-  assert.equal(plain.ink.bottom - plain.ink.top, plain.block.height);
+  assert.equal(plain.ink.bottom - plain.ink.top, plain.block.height + 2);
 });
 
 test("lineMeasure: the cue builder wraps with the drawn text case and the style's size", () => {
@@ -105,4 +106,26 @@ test("lineMeasure: the cue builder wraps with the drawn text case and the style'
   });
   assert.equal(measure("ab cd"), 1000);
   assert.ok(maxLineWidth > 0 && maxLineWidth <= 900);
+});
+
+test("layoutCue: the frame clamp leaves room for a shadow and for glyphs overhanging their advance", () => {
+  const overhanging: FontMeasure = { ...halfEm, inkOverhang: () => ({ left: 3, right: 7 }) };
+  const style = (horizontal: Style) =>
+    classic({ font_size: 100, outline: { thickness: 0 }, shadow: { enabled: true, blur: 0, distance: 10, angle: 90 }, ...horizontal });
+  // Right: 1 px anti-aliasing + 7 px overhang + the shadow's 10 px to the right.
+  const right = layoutCue(cue("aaaa bb"), style({ horizontal_position: "right", offset: { left: 1000 } }), overhanging);
+  assert.equal(right.block.x, 1080 - 350 - 18);
+  // Left: the shadow falls right, so only 1 px + 3 px overhang.
+  const left = layoutCue(cue("aaaa bb"), style({ horizontal_position: "left", offset: { left: -1000 } }), overhanging);
+  assert.equal(left.block.x, 4);
+});
+
+test("layoutCue: words are placed as the line is shaped, so the last one ends at the line's measured width", () => {
+  // Spaces kern: a line is narrower than its words measured one by one.
+  const kerning: FontMeasure = { ...halfEm, width: (text, px) => text.length * px * 0.5 - (text.split(" ").length - 1) * 5 };
+  const layout = layoutCue(cue("aaaa bb cc"), classic({ font_size: 100, outline: { thickness: 0 } }), kerning);
+  const line = layout.lines[0]!;
+  const last = layout.words.at(-1)!;
+  assert.equal(last.x + last.width, line.x + line.width);
+  assert.equal(layout.words[0]!.x, line.x);
 });

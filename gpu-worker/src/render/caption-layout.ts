@@ -11,6 +11,8 @@ export interface FontMeasure {
   /** Font ascent and descent per pixel of font size (line box above and below the baseline). */
   ascent: number;
   descent: number;
+  /** How far the ink of `text` at `fontPx` reaches past the start and the end of its advance (overhanging glyphs, italics); absent: not at all. */
+  inkOverhang?(text: string, fontPx: number): { left: number; right: number };
 }
 
 export interface Rect {
@@ -58,6 +60,8 @@ const SIDE_MARGIN = (CAPTION_CANVAS_WIDTH - REFERENCE_LINE_WIDTH) / 2;
 const BACKGROUND_PAD_X_EM = 0.3;
 const BACKGROUND_PAD_Y_EM = 0.08;
 const BACKGROUND_RADIUS_EM = 0.3;
+// Anti-aliasing spills a pixel past computed edges.
+const EDGE_SPILL = 1;
 // Italic glyphs (real or sheared by Skia) lean past their advance by up to this fraction of the font size.
 const ITALIC_OVERHANG_EM = 0.2;
 
@@ -102,7 +106,7 @@ export function captionGeometry(style: ResolvedStyle): CaptionGeometry {
 /** How far (px) painting may reach beyond the block's top and bottom at this font size. */
 function verticalReach(geometry: CaptionGeometry, fontPx: number, overshootEm: number) {
   const scale = fontPx / geometry.fontPx;
-  const base = Math.max(geometry.outlineWidth, (geometry.background?.padY ?? 0) * scale) + overshootEm * fontPx;
+  const base = Math.max(geometry.outlineWidth, (geometry.background?.padY ?? 0) * scale) + overshootEm * fontPx + EDGE_SPILL;
   const shadow = geometry.shadow;
   const blur = shadow ? shadow.blur * 1.5 : 0;
   return {
@@ -111,9 +115,33 @@ function verticalReach(geometry: CaptionGeometry, fontPx: number, overshootEm: n
   };
 }
 
+/** How far (px) painting may reach beyond the block's left and right edges at this font size. */
+function horizontalReach(geometry: CaptionGeometry, fontPx: number, glyphs: { left: number; right: number }, overshootPx: number) {
+  const scale = fontPx / geometry.fontPx;
+  const base = Math.max(geometry.outlineWidth, (geometry.background?.padX ?? 0) * scale) + overshootPx + EDGE_SPILL;
+  const shadow = geometry.shadow;
+  const blur = shadow ? shadow.blur * 1.5 : 0;
+  return {
+    left: base + glyphs.left + (shadow ? Math.max(0, blur - shadow.dx) : 0),
+    right: base + glyphs.right + (shadow ? Math.max(0, blur + shadow.dx) : 0),
+  };
+}
+
 /** The display text of a word for measuring and drawing. */
 export function displayText(text: string, style: ResolvedStyle): string {
   return applyTextCase(text, style.text_case);
+}
+
+/** Room an animation needs beyond the laid-out text (a CaptionAnimation is one). */
+export interface LayoutRoom {
+  /** Extra room above and below the block, in em of the font size. */
+  overshootEm?: number;
+  /** Largest scale the whole block takes about its centre. */
+  peakBlockScale?: number;
+  /** Extra room left and right of the lines, in em. */
+  sideOvershootEm?: number;
+  /** Extra room left and right, as a fraction of the block's width. */
+  sideGrowth?: number;
 }
 
 /** Places a cue's lines on the frame: alignment, block position and offsets, shrunk to fit, kept inside the frame. */
@@ -121,10 +149,11 @@ export function layoutCue(
   cue: Cue,
   style: ResolvedStyle,
   measure: FontMeasure,
-  options: { overshootEm?: number } = {},
+  room: LayoutRoom = {},
 ): CueLayout {
   const geometry = captionGeometry(style);
-  const overshootEm = options.overshootEm ?? 0;
+  const overshootEm = room.overshootEm ?? 0;
+  const blockScale = Math.max(1, room.peakBlockScale ?? 1);
   const { width: frameWidth, height: frameHeight } = style.video;
   const lineDisplays = cue.lines.map((line) => line.words.map((w) => displayText(w.text, style)));
 
@@ -134,7 +163,7 @@ export function layoutCue(
     const widest = Math.max(0, ...lineDisplays.map((d) => measure.width(d.join(" "), fontPx)));
     const reach = verticalReach(geometry, fontPx, overshootEm);
     const height = cue.lines.length * (measure.ascent + measure.descent) * fontPx + reach.top + reach.bottom;
-    const fit = Math.min(1, geometry.maxTextWidth / Math.max(widest, 1e-9), geometry.maxBlockHeight / Math.max(height, 1e-9));
+    const fit = Math.min(1, geometry.maxTextWidth / Math.max(widest * blockScale, 1e-9), geometry.maxBlockHeight / Math.max(height * blockScale, 1e-9));
     if (fit >= 0.999) break;
     fontPx *= fit * 0.995;
   }
@@ -145,8 +174,19 @@ export function layoutCue(
   const lineWidths = lineDisplays.map((d) => measure.width(d.join(" "), fontPx));
   const blockWidth = Math.max(0, ...lineWidths);
   const blockHeight = cue.lines.length * lineHeight;
-  const reach = verticalReach(geometry, fontPx, overshootEm);
-  const sideReach = Math.max(geometry.outlineWidth, geometry.background?.padX ?? 0);
+  // Scaling the block about its centre carries its painted edges outward in proportion to their distance from it.
+  const grow = blockScale - 1;
+  const textReach = verticalReach(geometry, fontPx, overshootEm);
+  const reach = {
+    top: textReach.top + grow * (blockHeight / 2 + textReach.top),
+    bottom: textReach.bottom + grow * (blockHeight / 2 + textReach.bottom),
+  };
+  const sideOvershoot = (room.sideOvershootEm ?? 0) * fontPx + (room.sideGrowth ?? 0) * blockWidth;
+  const textSideReach = horizontalReach(geometry, fontPx, glyphOverhang(lineDisplays, lineWidths, blockWidth, fontPx, style, measure), sideOvershoot);
+  const sideReach = {
+    left: textSideReach.left + grow * (blockWidth / 2 + textSideReach.left),
+    right: textSideReach.right + grow * (blockWidth / 2 + textSideReach.right),
+  };
   const shift = blockShift(style);
 
   let x: number;
@@ -173,7 +213,7 @@ export function layoutCue(
       y = frameHeight - blockHeight + shift.y;
       break;
   }
-  x = clamp(x, sideReach, frameWidth - sideReach - blockWidth);
+  x = clamp(x, sideReach.left, frameWidth - sideReach.right - blockWidth);
   y = clamp(y, reach.top, frameHeight - reach.bottom - blockHeight);
 
   const words: PlacedWord[] = [];
@@ -183,9 +223,12 @@ export function layoutCue(
     const lineX = x + alignOffset(style.text_alignment, blockWidth, width);
     const top = y + index * lineHeight;
     const placed = line.words.map((word, w): PlacedWord => {
-      const before = w === 0 ? 0 : measure.width(`${displays.slice(0, w).join(" ")} `, fontPx);
+      // Placed by where the word ends in the line, shaped (kerned) as the line is measured: the last word ends
+      // exactly at the line's measured width, which the block and its frame clamp rely on.
       const display = displays[w]!;
-      return { ...word, display, x: lineX + before, width: measure.width(display, fontPx), line: index };
+      const wordWidth = measure.width(display, fontPx);
+      const end = measure.width(displays.slice(0, w + 1).join(" "), fontPx);
+      return { ...word, display, x: lineX + end - wordWidth, width: wordWidth, line: index };
     });
     words.push(...placed);
     return { x: lineX, width, top, baseline: top + ascent, words: placed };
@@ -202,6 +245,27 @@ export function layoutCue(
     block: { x, y, width: blockWidth, height: blockHeight },
     ink: { top: y - reach.top, bottom: y + blockHeight + reach.bottom },
   };
+}
+
+/** How far glyph ink reaches past the block's left and right edges, over all lines as aligned. */
+function glyphOverhang(
+  lineDisplays: readonly string[][],
+  lineWidths: readonly number[],
+  blockWidth: number,
+  fontPx: number,
+  style: ResolvedStyle,
+  measure: FontMeasure,
+): { left: number; right: number } {
+  let left = 0;
+  let right = 0;
+  lineDisplays.forEach((displays, i) => {
+    const overhang = measure.inkOverhang?.(displays.join(" "), fontPx);
+    if (overhang === undefined) return;
+    const offset = alignOffset(style.text_alignment, blockWidth, lineWidths[i]!);
+    left = Math.max(left, overhang.left - offset);
+    right = Math.max(right, offset + lineWidths[i]! + overhang.right - blockWidth);
+  });
+  return { left, right };
 }
 
 function alignOffset(alignment: ResolvedStyle["text_alignment"], blockWidth: number, lineWidth: number): number {

@@ -38,6 +38,11 @@ export function skiaFontMeasure(style: ResolvedStyle): FontMeasure {
       setPx(px);
       return ctx.measureText(text).width;
     },
+    inkOverhang(text, px) {
+      setPx(px);
+      const metrics = ctx.measureText(text);
+      return { left: Math.max(0, metrics.actualBoundingBoxLeft), right: Math.max(0, metrics.actualBoundingBoxRight - metrics.width) };
+    },
     ascent,
     descent,
   };

@@ -36,7 +36,7 @@ export function planCaptions(cues: readonly Cue[], style: ResolvedStyle, duratio
   const measure = skiaFontMeasure(style);
   const layouts = cues
     .filter((cue) => cue.end > cue.start && cue.start < durationSeconds && cue.lines.length > 0)
-    .map((cue) => layoutCue(cue, style, measure, { overshootEm: animation.overshootEm }));
+    .map((cue) => layoutCue(cue, style, measure, animation));
   return { layouts, band: bandFor(layouts.map((l) => l.ink), style.video) };
 }
 

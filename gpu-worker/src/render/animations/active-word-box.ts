@@ -16,6 +16,7 @@ function wordBox(layout: CueLayout, index: number): Rect {
 /** A `highlight_color` box behind the word being spoken, sliding from the previous word. */
 export const activeWordBox: CaptionAnimation = {
   overshootEm: 0,
+  sideOvershootEm: PAD_X_EM,
   frame(layout, t, style) {
     const words = layout.words.map(() => plainLook(style));
     const active = activeWordIndex(layout, t);

@@ -24,7 +24,7 @@ const cue: Cue = {
 function setup(preset: PresetId) {
   const style = resolveStyle({ preset, video });
   const animation = animationFor(style.animation);
-  const layout = layoutCue(cue, style, halfEm, { overshootEm: animation.overshootEm });
+  const layout = layoutCue(cue, style, halfEm, animation);
   return { style, animation, layout, at: (t: number): CaptionFrame => animation.frame(layout, t, style) };
 }
 
@@ -150,4 +150,38 @@ test("ink room covers animations that reach past the block", () => {
   const floating = setup("elegant").layout;
   const room = (l: CueLayout) => l.ink.bottom - (l.block.y + l.block.height);
   assert.ok(room(floating) >= 0.4 * floating.fontPx && room(floating) > room(still));
+});
+
+test("scale-active: the words beside the grown word move apart, so it never runs into them", () => {
+  const words = ["wide", "neighbours", "here"].map((text, i) => ({ text, start: 1 + i * 0.5, end: 1.4 + i * 0.5 }));
+  const style = resolveStyle({ preset: "push", video });
+  const animation = animationFor(style.animation);
+  const layout = layoutCue({ start: 1, end: 2.6, lines: [{ words }] }, style, halfEm, animation);
+  const frame = animation.frame(layout, 1.8, style);
+  // Painted extent of each word: scaled about its centre, then shifted.
+  const extents = layout.words.map((word, i) => {
+    const look = frame.words[i]!;
+    const centre = word.x + word.width / 2 + look.dx;
+    return [centre - (look.scale * word.width) / 2, centre + (look.scale * word.width) / 2] as const;
+  });
+  const space = halfEm.width(" ", layout.fontPx);
+  for (let i = 1; i < extents.length; i++) assert.ok(extents[i]![0] - extents[i - 1]![1] >= space - 1e-9, JSON.stringify(extents));
+  assert.ok(frame.words[0]!.dx < 0 && frame.words[2]!.dx > 0);
+});
+
+test("center-pop: a tall cue at the peak of its pop stays inside the frame", () => {
+  const lines = Array.from({ length: 30 }, (_, i) => ({ words: [{ text: `line${i}`, start: 1, end: 2 }] }));
+  const style = resolveStyle({ preset: "ogre", style: { line_count: 100 }, video });
+  const animation = animationFor(style.animation);
+  const layout = layoutCue({ start: 1, end: 2, lines }, style, halfEm, animation);
+  assert.ok(layout.ink.top >= 0 && layout.ink.bottom <= video.height, JSON.stringify(layout.ink));
+  for (const t of animation.changeTimes(layout, STEP)) {
+    const frame = animation.frame(layout, t, style);
+    layout.words.forEach((word, i) => {
+      const look = frame.words[i]!;
+      const centre = layout.lines[word.line]!.top + layout.lineHeight / 2 + look.dy;
+      assert.ok(centre - (look.scale * layout.lineHeight) / 2 >= layout.ink.top - 1e-9, `t ${t} word ${i} above the ink room`);
+      assert.ok(centre + (look.scale * layout.lineHeight) / 2 <= layout.ink.bottom + 1e-9, `t ${t} word ${i} below the ink room`);
+    });
+  }
 });

@@ -47,6 +47,12 @@ export interface CaptionFrame {
 export interface CaptionAnimation {
   /** Extra room above and below the block the animation may paint into, in em of the font size. */
   overshootEm: number;
+  /** Largest scale the whole block takes about its centre (a whole-cue pop); layout keeps that inside the frame. Default 1. */
+  peakBlockScale?: number;
+  /** Extra room left and right of the lines, in em (e.g. a box padded around a word). Default 0. */
+  sideOvershootEm?: number;
+  /** Extra room left and right, as a fraction of the block's width (words growing in place or pushing neighbours). Default 0. */
+  sideGrowth?: number;
   /** The caption at time `t` (seconds, within the cue). */
   frame(layout: CueLayout, t: number, style: ResolvedStyle): CaptionFrame;
   /**
@@ -88,13 +94,17 @@ export function progress(t: number, start: number, duration: number): number {
 
 export const easeOutCubic = (p: number) => 1 - (1 - p) ** 3;
 
+const BACK_C1 = 1.70158;
+const BACK_C3 = BACK_C1 + 1;
+
 /** Overshoots past 1 before settling: a pop. */
 export function easeOutBack(p: number): number {
   if (p <= 0 || p >= 1) return p <= 0 ? 0 : 1;
-  const c1 = 1.70158;
-  const c3 = c1 + 1;
-  return 1 + c3 * (p - 1) ** 3 + c1 * (p - 1) ** 2;
+  return 1 + BACK_C3 * (p - 1) ** 3 + BACK_C1 * (p - 1) ** 2;
 }
+
+/** The highest value easeOutBack reaches (1.1, where its derivative is 0). */
+export const EASE_OUT_BACK_PEAK = easeOutBack(1 - (2 * BACK_C1) / (3 * BACK_C3));
 
 /** `from`, the video-frame instants (multiples of `step`) after it and before `to`, and `to`, where motion settles. */
 export function framesBetween(from: number, to: number, step: number): number[] {

@@ -1,11 +1,13 @@
-import { easeOutBack, framesBetween, cueTimes, plainLook, progress, type CaptionAnimation } from "./caption-animation.ts";
+import { EASE_OUT_BACK_PEAK, easeOutBack, framesBetween, cueTimes, plainLook, progress, type CaptionAnimation } from "./caption-animation.ts";
 
 const POP_SECONDS = 0.22;
 const START_SCALE = 0.5;
 
 /** The whole cue pops in about its centre when it starts. */
 export const centerPop: CaptionAnimation = {
-  overshootEm: 0.2,
+  overshootEm: 0,
+  // A tall or wide cue grows past its laid-out size by this much at the peak of the pop: layout leaves room for it.
+  peakBlockScale: START_SCALE + (1 - START_SCALE) * EASE_OUT_BACK_PEAK,
   frame(layout, t, style) {
     const scale = START_SCALE + (1 - START_SCALE) * easeOutBack(progress(t, layout.cue.start, POP_SECONDS));
     const centreX = layout.block.x + layout.block.width / 2;

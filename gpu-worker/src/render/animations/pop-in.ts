@@ -1,4 +1,4 @@
-import { easeOutBack, plainLook, progress, wordStartMotionTimes, type CaptionAnimation } from "./caption-animation.ts";
+import { EASE_OUT_BACK_PEAK, easeOutBack, plainLook, progress, wordStartMotionTimes, type CaptionAnimation } from "./caption-animation.ts";
 
 const POP_SECONDS = 0.18;
 const START_SCALE = 0.4;
@@ -6,6 +6,8 @@ const START_SCALE = 0.4;
 /** Each word appears when spoken, popping from small past full size and back. */
 export const popIn: CaptionAnimation = {
   overshootEm: 0.15,
+  // A word at the end of a line overshoots by half its growth at the peak of the pop.
+  sideGrowth: ((1 - START_SCALE) * (EASE_OUT_BACK_PEAK - 1)) / 2,
   frame: (layout, t, style) => ({
     words: layout.words.map((word) => ({
       ...plainLook(style),

@@ -3,17 +3,25 @@ import { activeWordIndex, easeOutCubic, plainLook, progress, wordStartMotionTime
 const GROWTH = 0.15;
 const GROW_SECONDS = 0.1;
 
-/** The word being spoken takes `highlight_color` and grows. */
+/**
+ * The word being spoken takes `highlight_color` and grows; the words beside it on its line move apart by
+ * the growth, so the grown word never runs into them.
+ */
 export const scaleActive: CaptionAnimation = {
   overshootEm: 0.15,
+  // The line's last word moves out by half the active word's growth (or grows by that much itself).
+  sideGrowth: GROWTH / 2,
   frame(layout, t, style) {
     const active = activeWordIndex(layout, t);
+    const activeWord = layout.words[active];
+    const growth = activeWord === undefined ? 0 : GROWTH * easeOutCubic(progress(t, activeWord.start, GROW_SECONDS));
+    const push = activeWord === undefined ? 0 : (growth * activeWord.width) / 2;
     return {
-      words: layout.words.map((word, i) =>
-        i === active
-          ? { ...plainLook(style), color: style.highlight_color, scale: 1 + GROWTH * easeOutCubic(progress(t, word.start, GROW_SECONDS)) }
-          : plainLook(style),
-      ),
+      words: layout.words.map((word, i) => {
+        if (i === active) return { ...plainLook(style), color: style.highlight_color, scale: 1 + growth };
+        if (activeWord === undefined || word.line !== activeWord.line) return plainLook(style);
+        return { ...plainLook(style), dx: i < active ? -push : push };
+      }),
       boxes: [],
     };
   },
