@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
 import type { JobStatus } from "../api/job.ts";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -107,8 +107,6 @@ export interface Database {
 }
 
 export type AccountRow = Selectable<AccountsTable>;
-export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type JobRow = Selectable<JobsTable>;
 export type NewJobRow = Insertable<JobsTable>;
-export type JobUpdate = Updateable<JobsTable>;
 export type LedgerRow = Selectable<CreditLedgerTable>;

@@ -19,8 +19,6 @@ export const CaptionJobPayloadSchema = Type.Object(
 );
 export type CaptionJobPayload = Static<typeof CaptionJobPayloadSchema>;
 
-export const ExpireFilesPayloadSchema = Type.Object({}, { additionalProperties: false });
-export type ExpireFilesPayload = Static<typeof ExpireFilesPayloadSchema>;
 
 /** pg-boss lives in the same database, in its own schema. */
 export const PGBOSS_SCHEMA = "pgboss";
