@@ -3,11 +3,12 @@ import { monotonicFactory } from "ulid";
 import type { SubmissionRequest, SubmissionResponse } from "@caption/shared/api/submission";
 import { MAX_VIDEO_SECONDS } from "@caption/shared/api/submission";
 import { accountBalance } from "@caption/shared/db/credit-ledger";
+import type { Transaction } from "kysely";
 import type { Db } from "@caption/shared/db/database";
+import type { Database } from "@caption/shared/db/tables";
 import { countTransition } from "@caption/shared/telemetry/caption-metrics";
-import { lockAccount } from "../db/account-repository.ts";
 import { findLiveIdempotencyRecord, lockIdempotencyKey, saveIdempotencyRecord } from "../db/idempotency-repository.ts";
-import { countActiveJobs, insertJob } from "../db/job-repository.ts";
+import { insertJob } from "../db/job-repository.ts";
 import { ApiError } from "../http/api-error.ts";
 import type { Principal } from "../http/app-state.ts";
 import type { JobQueue } from "../queue/job-queue.ts";
@@ -15,6 +16,8 @@ import type { LanguageSupport } from "./language-support.ts";
 import { requestHash } from "./request-hash.ts";
 
 const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
+// Raised at COMMIT by the jobs_concurrency_limit trigger (see its migration).
+const CONCURRENCY_LIMIT_SQLSTATE = "CL429";
 const nextUlid = monotonicFactory();
 export const newJobId = (): string => `job_${nextUlid()}`;
 
@@ -33,7 +36,8 @@ export interface SubmitInput {
 
 /**
  * Creates a job: the job row, the idempotency record and the queue entry commit in one
- * transaction. Concurrent duplicates of one idempotency key wait on its lock and replay.
+ * transaction. Concurrent duplicates of one idempotency key wait on its lock and replay. The
+ * account's concurrency limit is enforced at COMMIT by a database trigger.
  */
 export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promise<SubmissionResponse> {
   const { principal, request, idempotencyKey } = input;
@@ -43,7 +47,7 @@ export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promi
   const trace: { traceparent?: string } = {};
   propagation.inject(context.active(), trace);
 
-  const response = await deps.db.transaction().execute(async (trx): Promise<SubmissionResponse> => {
+  const response = await inTransaction(deps.db, async (trx): Promise<SubmissionResponse> => {
     if (idempotencyKey !== undefined) {
       await lockIdempotencyKey(trx, principal.accountId, idempotencyKey);
       const previous = await findLiveIdempotencyRecord(trx, principal.accountId, idempotencyKey);
@@ -88,15 +92,20 @@ export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promi
     }
     await deps.queue.enqueueCaptionJob(trx, trace.traceparent ? { job_id: jobId, traceparent: trace.traceparent } : { job_id: jobId });
 
-    // Last, so the account lock is held only for one count and the commit: submissions of one
-    // account serialise here, and the count (which includes this job) cannot race past the limit.
-    const account = await lockAccount(trx, principal.accountId);
-    const active = await countActiveJobs(trx, principal.accountId);
-    if (active > account.concurrency_limit) {
-      throw new ApiError(429, "CONCURRENCY_LIMIT_EXCEEDED", `${active - 1} jobs are in progress; the limit is ${account.concurrency_limit}`, { "Retry-After": "5" });
-    }
     return { id: jobId, status: "queued", status_url: deps.statusUrl(jobId), replayed: false };
   });
   if (!response.replayed) countTransition("queued");
   return response;
+}
+
+/** Runs the submission transaction; the concurrency trigger's refusal at COMMIT becomes a 429. */
+async function inTransaction<T>(db: Db, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction().execute(work);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === CONCURRENCY_LIMIT_SQLSTATE) {
+      throw new ApiError(429, "CONCURRENCY_LIMIT_EXCEEDED", (error as Error).message, { "Retry-After": "5" });
+    }
+    throw error;
+  }
 }

@@ -224,7 +224,7 @@ function differenceFromModel(state: LedgerState, model: Model): string | null {
 
 async function runSteps(steps: Step[]): Promise<void> {
   const accounts = Array.from({ length: ACCOUNTS }, () => `acct_${randomUUID()}`);
-  await database.db.insertInto("accounts").values(accounts.map((id) => ({ id, name: "ledger property" }))).execute();
+  await database.db.insertInto("accounts").values(accounts.map((id) => ({ id, name: "ledger property", concurrency_limit: 1000 }))).execute();
   let model: Model = { accounts, granted: new Map(), jobs: new Map(), order: [] };
 
   for (const [index, step] of steps.entries()) {
@@ -260,7 +260,7 @@ describe("credit ledger against a real database", () => {
 
   test("racing reservations never overdraw one balance", async () => {
     const account = `acct_${randomUUID()}`;
-    await database.db.insertInto("accounts").values({ id: account, name: "race" }).execute();
+    await database.db.insertInto("accounts").values({ id: account, name: "race", concurrency_limit: 1000 }).execute();
     await grantCredits(database.db, account, 100);
     const jobs = Array.from({ length: 10 }, () => `job_${randomUUID()}`);
     await database.db.insertInto("jobs").values(jobs.map((id) => ({
@@ -281,7 +281,7 @@ describe("credit ledger against a real database", () => {
   test("completion racing cancellation leaves the job status and its settlement in agreement", async () => {
     const db = database.db;
     const account = `acct_${randomUUID()}`;
-    await db.insertInto("accounts").values({ id: account, name: "finish race" }).execute();
+    await db.insertInto("accounts").values({ id: account, name: "finish race", concurrency_limit: 1000 }).execute();
     await grantCredits(db, account, 100);
     const jobs = Array.from({ length: 8 }, () => `job_${randomUUID()}`);
     await db.insertInto("jobs").values(jobs.map((id) => ({

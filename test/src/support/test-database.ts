@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { Kysely, PostgresDialect } from "kysely";
+import type { Kysely } from "kysely";
 import pg from "pg";
 import type { Database } from "@caption/shared/db/tables";
+import { createDatabase } from "@caption/shared/db/database";
 import { migrateToLatest } from "@caption/shared/db/migrator";
 
 export interface TestDatabase {
@@ -25,7 +26,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const url = new URL(adminUrl());
   url.pathname = `/${name}`;
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url.href, max: 10 }) }) });
+  const db = createDatabase(url.href, { max: 10, applicationName: "caption-test" });
   await migrateToLatest(db as Kysely<unknown>);
   return {
     url: url.href,
