@@ -1,13 +1,13 @@
 // `npm start`: the whole service in one process — embedded PostgreSQL under DATA_DIR (unless
 // DATABASE_URL is set), the API, and a worker — on the same code paths as the distributed mode.
 import { parseEnv } from "@caption/shared/config/env";
+import { createLogger } from "@caption/shared/runtime/logger";
+import { onShutdownSignals } from "@caption/shared/runtime/shutdown-signals";
 import { startTelemetry } from "@caption/shared/telemetry/telemetry";
 import { telemetryOptionsFromEnv } from "@caption/shared/telemetry/telemetry-env";
 import { startApiServer } from "../control-plane/src/api-server.ts";
 import { locateDatabase } from "../control-plane/src/db/connect.ts";
-import { createLogger } from "../control-plane/src/logger.ts";
 import { startCaptionWorker } from "../gpu-worker/src/runtime/caption-worker.ts";
-import { onShutdownSignals } from "../gpu-worker/src/runtime/shutdown.ts";
 
 const env = parseEnv();
 const logger = createLogger(env.LOG_LEVEL, "caption-service");

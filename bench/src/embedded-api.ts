@@ -3,7 +3,7 @@
 import { parseEnv } from "@caption/shared/config/env";
 import { startApiServer } from "../../control-plane/src/api-server.ts";
 import { startEmbeddedPostgres } from "../../control-plane/src/db/embedded-postgres.ts";
-import { createLogger } from "../../control-plane/src/logger.ts";
+import { createLogger } from "@caption/shared/runtime/logger";
 
 export interface EmbeddedApiReady { url: string; databaseUrl: string }
 

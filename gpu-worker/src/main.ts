@@ -1,15 +1,15 @@
 // `npm run worker`: a caption worker (distributed mode). Needs DATABASE_URL, or joins the embedded database under DATA_DIR.
 import path from "node:path";
-import pino from "pino";
 import { parseEnv } from "@caption/shared/config/env";
+import { createLogger } from "@caption/shared/runtime/logger";
+import { onShutdownSignals } from "@caption/shared/runtime/shutdown-signals";
 import { startMetricsServer } from "@caption/shared/telemetry/metrics-server";
 import { startTelemetry } from "@caption/shared/telemetry/telemetry";
 import { telemetryOptionsFromEnv } from "@caption/shared/telemetry/telemetry-env";
 import { startCaptionWorker } from "./runtime/caption-worker.ts";
-import { onShutdownSignals } from "./runtime/shutdown.ts";
 
 const env = parseEnv();
-const logger = pino({ level: env.LOG_LEVEL, base: { service: "caption-worker" }, timestamp: pino.stdTimeFunctions.isoTime });
+const logger = createLogger(env.LOG_LEVEL, "caption-worker");
 const databaseUrl = env.DATABASE_URL;
 if (!databaseUrl) {
   logger.fatal({ data_dir: path.resolve(env.DATA_DIR) }, "DATABASE_URL is required for a standalone worker; `npm start` runs a worker inside the embedded service");

@@ -42,7 +42,8 @@ export interface SubmitInput {
 export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promise<SubmissionResponse> {
   const { principal, request, idempotencyKey } = input;
   if (request.language) await deps.languages.assertSupported(request.language);
-  const hash = requestHash(request);
+  // Only idempotent submissions need the body fingerprint.
+  const hash = idempotencyKey === undefined ? "" : requestHash(request);
   // The worker's job span continues this request's trace (nothing is injected when tracing is off).
   const trace: { traceparent?: string } = {};
   propagation.inject(context.active(), trace);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { parseEnv } from "@caption/shared/config/env";
+import { apiRequest, type ApiRequestOptions, type ApiResponse } from "@caption/test/support/api-request";
 import { createTestDatabase, type TestDatabase } from "@caption/test/support/test-database";
 import { startApiServer, type ApiServer } from "../api-server.ts";
 import { createKey, type CreateKeyInput } from "../services/account-admin.ts";
@@ -14,7 +15,7 @@ export interface TestApi {
   dataDir: string;
   /** Creates an account + key (write scope and 600 s unless told otherwise). */
   createKey(input?: Partial<CreateKeyInput>): Promise<{ api_key: string; account_id: string; key_prefix: string }>;
-  request(method: string, path: string, options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: any }>;
+  request(method: string, path: string, options?: ApiRequestOptions): Promise<ApiResponse>;
   close(): Promise<void>;
 }
 
@@ -30,24 +31,7 @@ export async function startTestApi(envOverrides: Record<string, string> = {}): P
     api,
     dataDir,
     createKey: (input = {}) => createKey(database.db, { name: "test", scopes: ["subtitles:write"], credits: 600, ...input }),
-    async request(method, requestPath, options = {}) {
-      const headers: Record<string, string> = { ...options.headers };
-      if (options.key) headers.authorization = `Bearer ${options.key}`;
-      let body: string | undefined = options.rawBody;
-      if (options.body !== undefined) {
-        body = JSON.stringify(options.body);
-        headers["content-type"] ??= "application/json";
-      }
-      const response = await fetch(`${api.url}${requestPath}`, { method, headers, body });
-      const text = await response.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        // non-JSON bodies are returned as text
-      }
-      return { status: response.status, headers: response.headers, body: parsed };
-    },
+    request: (method, requestPath, options) => apiRequest(api.url, method, requestPath, options),
     async close() {
       await api.stop();
       await database.dispose();

@@ -2,7 +2,6 @@
 // a ~8 s sample video of flite speech, transcribed by the worker's speech engine and captioned with the preset.
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import pino from "pino";
 import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
 import { parseEnv } from "@caption/shared/config/env";
@@ -10,6 +9,7 @@ import { loadSpeechEngine } from "../asr/engine-registry.ts";
 import { detectH264Encoder } from "../media/h264-encoder.ts";
 import { renderPresetPreview, type PreviewStage } from "../render/preset-preview.ts";
 import { ORIENTATIONS, type Orientation } from "../render/sample-frame.ts";
+import { parseCommandLine } from "./command-line.ts";
 
 const USAGE = `usage: presets-preview --preset ID [--orientation portrait|landscape] [--out FILE]
   --preset ID      one of: ${PRESET_IDS.join(", ")}
@@ -22,9 +22,8 @@ const isPreset = (value: string): value is PresetId => (PRESET_IDS as readonly s
 const isOrientation = (value: string): value is Orientation => Object.hasOwn(ORIENTATIONS, value);
 
 async function main(argv: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
+  const values = parseCommandLine(
+    {
       args: argv,
       options: {
         preset: { type: "string" },
@@ -33,15 +32,10 @@ async function main(argv: string[]): Promise<number> {
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
-    }));
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
-    return 2;
-  }
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+    },
+    USAGE,
+  );
+  if (typeof values === "number") return values;
   const { preset, orientation } = values;
   if (preset === undefined || !isPreset(preset) || !isOrientation(orientation)) {
     process.stderr.write(`${preset === undefined ? "--preset is required" : `unknown preset or orientation: ${preset} ${orientation}`}\n${USAGE}\n`);

@@ -2,25 +2,16 @@
 // each labelled with its id. Default docs/presets.png in the repository.
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { PRESET_IDS } from "@caption/shared/api/preset";
 import { renderPresetsSheet } from "../render/presets-sheet.ts";
+import { parseCommandLine } from "./command-line.ts";
 
 const USAGE = "usage: presets-sheet [--out FILE]   (default: docs/presets.png in the repository)";
 const DEFAULT_OUT = path.resolve(import.meta.dirname, "..", "..", "..", "docs", "presets.png");
 
 async function main(argv: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: argv, options: { out: { type: "string" }, help: { type: "boolean", short: "h", default: false } }, strict: true }));
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
-    return 2;
-  }
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  const values = parseCommandLine({ args: argv, options: { out: { type: "string" }, help: { type: "boolean", short: "h", default: false } }, strict: true }, USAGE);
+  if (typeof values === "number") return values;
   // npm runs scripts from the repository root; a relative --out means the caller's directory.
   const out = values.out === undefined ? DEFAULT_OUT : path.resolve(process.env.INIT_CWD ?? process.cwd(), values.out);
   const png = renderPresetsSheet((preset, index) => process.stderr.write(`[${index + 1}/${PRESET_IDS.length}] ${preset}\n`));

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import pino from "pino";
+import { insertCompletedJob } from "@caption/test/support/job-rows";
 import { createTestDatabase, type TestDatabase } from "@caption/test/support/test-database";
 import { createLocalResultStore } from "../storage/local-result-store.ts";
 import { expireResultFiles } from "./expire-files.ts";
@@ -26,15 +27,7 @@ async function completedJob(id: string, expiresAt: Date) {
   const source = path.join(root, "source");
   await writeFile(source, "x");
   for (const name of ["captioned.mp4", "captions.srt", "transcript.json"]) await store.put(id, name, source, "application/octet-stream");
-  await database.db
-    .insertInto("jobs")
-    .values({
-      id, account_id: "acct_1", status: "completed", progress: 100, video_url: "https://a/b.mp4", preset: "classic", language: null,
-      style: "{}", max_duration_seconds: 600, media: null, resolved_style: null, duration_seconds: 3, billed_seconds: 3,
-      error_code: null, error_message: null, video_key: `${id}/captioned.mp4`, srt_key: `${id}/captions.srt`, transcript_key: `${id}/transcript.json`,
-      traceparent: null, started_at: null, finished_at: new Date(), expires_at: expiresAt, files_deleted_at: null,
-    })
-    .execute();
+  await insertCompletedJob(database.db, { id, accountId: "acct_1", expiresAt });
 }
 
 test("expired files are deleted and their keys forgotten; the job keeps its state; fresh files stay", async () => {

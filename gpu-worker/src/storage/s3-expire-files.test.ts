@@ -6,6 +6,7 @@ import { after, before, test } from "node:test";
 import pino from "pino";
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { createS3Client } from "@caption/shared/storage/s3-client";
+import { insertCompletedJob } from "@caption/test/support/job-rows";
 import { createTestDatabase, type TestDatabase } from "@caption/test/support/test-database";
 import { startLoopbackS3, type LoopbackS3 } from "@caption/test/deploy/loopback-s3";
 import { expireResultFiles } from "../runtime/expire-files.ts";
@@ -34,15 +35,7 @@ test("the retention schedule deletes an S3-backed job's objects and keeps fresh 
   await writeFile(source, "x");
   for (const [id, expiresAt] of [["job_old", new Date(Date.now() - 1000)], ["job_new", new Date(Date.now() + 3600_000)]] as const) {
     for (const name of ["captioned.mp4", "captions.srt", "transcript.json"]) await store.put(id, name, source, "application/octet-stream");
-    await database.db
-      .insertInto("jobs")
-      .values({
-        id, account_id: "acct_1", status: "completed", progress: 100, video_url: "https://a/b.mp4", preset: "classic", language: null,
-        style: "{}", max_duration_seconds: 600, media: null, resolved_style: null, duration_seconds: 3, billed_seconds: 3,
-        error_code: null, error_message: null, video_key: `${id}/captioned.mp4`, srt_key: `${id}/captions.srt`, transcript_key: `${id}/transcript.json`,
-        traceparent: null, started_at: null, finished_at: new Date(), expires_at: expiresAt, files_deleted_at: null,
-      })
-      .execute();
+    await insertCompletedJob(database.db, { id, accountId: "acct_1", expiresAt });
   }
   assert.equal(await expireResultFiles(database.db, store, pino({ level: "silent" })), 1);
   const client = createS3Client(s3.env);

@@ -7,6 +7,7 @@ import type { Job } from "@caption/shared/api/job";
 import { startApiServer, type ApiServer } from "../../../control-plane/src/api-server.ts";
 import { createKey, type CreateKeyInput } from "../../../control-plane/src/services/account-admin.ts";
 import { startCaptionWorker, type CaptionWorker } from "../../../gpu-worker/src/runtime/caption-worker.ts";
+import { apiRequest, type ApiResponse } from "./api-request.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 
 export interface TestService {
@@ -17,7 +18,7 @@ export interface TestService {
   api: ApiServer;
   worker: CaptionWorker | null;
   createKey(input?: Partial<CreateKeyInput>): Promise<{ api_key: string; account_id: string }>;
-  call(method: string, path: string, key?: string, body?: unknown): Promise<{ status: number; headers: Headers; body: any }>;
+  call(method: string, path: string, key?: string, body?: unknown): Promise<ApiResponse>;
   /** Polls the job (as a client would, but faster) until `done` holds or the timeout passes. */
   waitForJob(key: string, id: string, done?: (job: Job) => boolean, timeoutMs?: number): Promise<Job>;
   close(): Promise<void>;
@@ -33,14 +34,7 @@ export async function startTestService(options: { env?: Record<string, string>; 
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const api = await startApiServer(env, database.url, logger);
   const worker = options.worker === false ? null : await startCaptionWorker(env, database.url, logger);
-  const call: TestService["call"] = async (method, requestPath, key, body) => {
-    const headers: Record<string, string> = {};
-    if (key) headers.authorization = `Bearer ${key}`;
-    if (body !== undefined) headers["content-type"] = "application/json";
-    const response = await fetch(`${api.url}${requestPath}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
-  };
+  const call: TestService["call"] = (method, requestPath, key, body) => apiRequest(api.url, method, requestPath, { key, body });
   return {
     url: api.url,
     env,

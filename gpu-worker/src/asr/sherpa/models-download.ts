@@ -2,9 +2,9 @@
 // Installs speech models from gpu-worker/models/manifest.json into the worker's model folder.
 // Progress and warnings go to stderr; exit status 0 when every asked-for model is installed.
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { installModel } from "./model-install.ts";
 import { DEFAULT_MANIFEST_PATH, readManifest } from "./model-manifest.ts";
+import { parseCommandLine } from "../../cli/command-line.ts";
 
 const USAGE = `usage: models-download [--model NAME ...] [--all] [--dir DIR] [--manifest FILE]
   --model NAME   a model from the manifest (repeatable; default: the first, recommended one)
@@ -13,9 +13,8 @@ const USAGE = `usage: models-download [--model NAME ...] [--all] [--dir DIR] [--
   --manifest F   manifest to read (default: ${DEFAULT_MANIFEST_PATH})`;
 
 async function main(argv: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
+  const values = parseCommandLine(
+    {
       args: argv,
       options: {
         model: { type: "string", multiple: true },
@@ -26,15 +25,10 @@ async function main(argv: string[]): Promise<number> {
       },
       strict: true,
       allowPositionals: false,
-    }));
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
-    return 2;
-  }
-  if (values.help) {
-    process.stderr.write(`${USAGE}\n`);
-    return 0;
-  }
+    },
+    USAGE,
+  );
+  if (typeof values === "number") return values;
   const manifest = await readManifest(values.manifest);
   const names = values.all ? manifest.models.map((m) => m.name) : (values.model ?? [manifest.models[0]?.name ?? ""]);
   const unknown = names.filter((name) => !manifest.models.some((m) => m.name === name));

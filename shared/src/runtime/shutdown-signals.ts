@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
 
 /**
- * First SIGTERM/SIGINT: graceful stop (running jobs finish until the deadline, then are released
- * for retry). A second signal: stop at once.
+ * First SIGTERM/SIGINT: the graceful stop (a worker lets running jobs finish until its deadline,
+ * then releases them for retry). A second signal: the forceful one. The process then exits.
  */
 export function onShutdownSignals(logger: Logger, graceful: () => Promise<void>, forceful: () => Promise<void>): void {
   let received = 0;

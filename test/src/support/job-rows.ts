@@ -1,0 +1,16 @@
+import type { Kysely } from "kysely";
+import type { Database } from "@caption/shared/db/tables";
+
+/** A completed job row whose three result files are stored under `<id>/…`, expiring at `expiresAt`. */
+export async function insertCompletedJob(db: Kysely<Database>, job: { id: string; accountId: string; expiresAt: Date }): Promise<void> {
+  const { id } = job;
+  await db
+    .insertInto("jobs")
+    .values({
+      id, account_id: job.accountId, status: "completed", progress: 100, video_url: "https://a/b.mp4", preset: "classic", language: null,
+      style: "{}", max_duration_seconds: 600, media: null, resolved_style: null, duration_seconds: 3, billed_seconds: 3,
+      error_code: null, error_message: null, video_key: `${id}/captioned.mp4`, srt_key: `${id}/captions.srt`, transcript_key: `${id}/transcript.json`,
+      traceparent: null, started_at: null, finished_at: new Date(), expires_at: job.expiresAt, files_deleted_at: null,
+    })
+    .execute();
+}
