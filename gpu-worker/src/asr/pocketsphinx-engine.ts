@@ -101,6 +101,7 @@ export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}
     model: "cmusphinx-en-us-5.2",
     languages: ["en"],
     detectsLanguage: false,
+    provider: "cpu",
     transcribe(segment, { language, signal }) {
       if (language !== "en") {
         return Promise.reject(new JobFailure("UNSUPPORTED_LANGUAGE", `pocketsphinx transcribes English only, not "${language}"`));

@@ -16,6 +16,8 @@ export interface SpeechEngine {
   /** ISO 639-1/3 codes it can transcribe. */
   readonly languages: readonly string[];
   readonly detectsLanguage: boolean;
+  /** Where inference runs, after any fallback: "cpu" or "cuda". */
+  readonly provider: "cpu" | "cuda";
   /**
    * Words with absolute times (seconds), monotonic, inside [segment.start, segment.start + duration].
    * `language` is one of `languages`, or "auto" on an engine that detects the language.

@@ -6,7 +6,7 @@ import pino from "pino";
 import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
 import { parseEnv } from "@caption/shared/config/env";
 import { loadSpeechEngine } from "../asr/engine-registry.ts";
-import { detectH264Encoder } from "../media/h264-encoder.ts";
+import { detectHardwarePaths } from "../media/hardware-paths.ts";
 import { renderPresetPreview, type PreviewStage } from "../render/preset-preview.ts";
 import { ORIENTATIONS, type Orientation } from "../render/sample-frame.ts";
 import { parseCommandLine } from "./command-line.ts";
@@ -57,8 +57,8 @@ async function main(argv: string[]): Promise<number> {
 
   const engine = await loadSpeechEngine({ engine: env.ASR_ENGINE, modelDir: env.ASR_MODEL_DIR ?? path.resolve(env.DATA_DIR, "models"), provider: env.ASR_PROVIDER, logger, signal: controller.signal });
   try {
-    const encoder = await detectH264Encoder({ binary: env.FFMPEG_PATH, logger, signal: controller.signal });
-    process.stderr.write(`${preset} (${orientation}): speech engine ${engine.name}, encoder ${encoder.encoder}\n`);
+    const { encoder, decoder } = await detectHardwarePaths({ binary: env.FFMPEG_PATH, logger, signal: controller.signal });
+    process.stderr.write(`${preset} (${orientation}): speech engine ${engine.name}, decoder ${decoder.decoder}, encoder ${encoder.encoder}\n`);
     const result = await renderPresetPreview({
       preset,
       video: ORIENTATIONS[orientation],

@@ -6,21 +6,24 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { pino } from "pino";
 import { runFfmpeg, runFfprobe } from "./ffmpeg.ts";
-import { detectH264Encoder, X264_ENCODER } from "./h264-encoder.ts";
+import { detectH264Encoder, probeH264Encoder, X264_ENCODER } from "./h264-encoder.ts";
 
-test("detects a working H.264 encoder and logs which one", async () => {
+test("detects a working H.264 encoder, says why when it is not NVENC, and logs which one", async () => {
+  const { encoder, fallbackReason } = await probeH264Encoder();
+  assert.ok(encoder.encoder === "h264_nvenc" || encoder.encoder === "libx264");
+  assert.equal(fallbackReason === null, encoder.encoder === "h264_nvenc");
+  if (!existsSync("/dev/nvidiactl")) assert.equal(encoder.encoder, "libx264", "no NVIDIA device here");
+
   const lines: { encoder?: string }[] = [];
   const logger = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line) as { encoder?: string }) });
-  const detected = await detectH264Encoder({ logger });
-  assert.ok(detected.encoder === "h264_nvenc" || detected.encoder === "libx264");
-  if (!existsSync("/dev/nvidiactl")) assert.equal(detected.encoder, "libx264", "no NVIDIA device here");
-  assert.equal(lines.at(-1)?.encoder, detected.encoder);
+  assert.deepEqual(await detectH264Encoder({ logger }), encoder);
+  assert.equal(lines.at(-1)?.encoder, encoder.encoder);
 
   // Whatever was chosen must encode a playable yuv420p H.264 stream here.
   const dir = await mkdtemp(join(tmpdir(), "h264-test-"));
   try {
     const output = join(dir, "out.mp4");
-    await runFfmpeg({ args: ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:d=0.5", ...detected.args, "-y", output] });
+    await runFfmpeg({ args: ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:d=0.5", ...encoder.args, "-y", output] });
     const probe = await runFfprobe({ args: ["-v", "error", "-show_entries", "stream=codec_name,pix_fmt", "-of", "csv=p=0", output] });
     assert.equal(probe.trim(), "h264,yuv420p");
   } finally {
@@ -30,9 +33,13 @@ test("detects a working H.264 encoder and logs which one", async () => {
 
 test("an ffmpeg that cannot run NVENC falls back to libx264", async () => {
   // `false` stands in for an ffmpeg whose NVENC probe fails.
+  const { encoder, fallbackReason } = await probeH264Encoder({ binary: "false" });
+  assert.deepEqual(encoder, X264_ENCODER);
+  assert.match(fallbackReason ?? "", /exited with code 1/);
   assert.deepEqual(await detectH264Encoder({ binary: "false" }), X264_ENCODER);
 });
 
 test("an aborted signal rejects instead of choosing", async () => {
+  await assert.rejects(probeH264Encoder({ signal: AbortSignal.abort() }), { name: "AbortError" });
   await assert.rejects(detectH264Encoder({ signal: AbortSignal.abort() }), { name: "AbortError" });
 });

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { runFfmpeg } from "./ffmpeg.ts";
+import { gpuUnavailableReason, type GpuProbeOptions } from "./gpu-probe.ts";
 
 export type H264EncoderName = "h264_nvenc" | "libx264";
 
@@ -19,27 +20,31 @@ export const X264_ENCODER: H264Encoder = {
   args: ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p"],
 };
 
-// A broken driver can hang the probe; past this the CPU encoder is the safe answer.
-const PROBE_TIMEOUT_MS = 20_000;
+export interface EncoderChoice {
+  encoder: H264Encoder;
+  /** Why h264_nvenc is not used; null when it is. */
+  fallbackReason: string | null;
+}
 
 /**
  * Encodes one frame with h264_nvenc to see whether this machine can (ffmpeg lists the encoder
  * even without a GPU); falls back to libx264. Call once at start-up.
  */
-export async function detectH264Encoder(options: { binary?: string; logger?: Logger; signal?: AbortSignal } = {}): Promise<H264Encoder> {
-  const timeout = AbortSignal.timeout(PROBE_TIMEOUT_MS);
-  try {
-    await runFfmpeg({
+export async function probeH264Encoder(options: GpuProbeOptions = {}): Promise<EncoderChoice> {
+  const fallbackReason = await gpuUnavailableReason(options, (signal) =>
+    runFfmpeg({
       binary: options.binary,
-      signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
-      args: ["-hide_banner", "-v", "error", "-f", "lavfi", "-i", "color=c=black:s=256x256:r=30", "-frames:v", "1", ...NVENC_ENCODER.args, "-f", "null", "-"],
-    });
-    options.logger?.info({ encoder: NVENC_ENCODER.encoder }, "H.264 encoding on the GPU (h264_nvenc)");
-    return NVENC_ENCODER;
-  } catch (error) {
-    if (options.signal?.aborted) throw options.signal.reason;
-    const reason = error instanceof Error ? error.message : String(error);
-    options.logger?.info({ encoder: X264_ENCODER.encoder, nvenc_error: reason }, "h264_nvenc unavailable; H.264 encoding on the CPU (libx264)");
-    return X264_ENCODER;
-  }
+      signal,
+      args: ["-hide_banner", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "color=c=black:s=256x256:r=30", "-frames:v", "1", ...NVENC_ENCODER.args, "-f", "null", "-"],
+    }),
+  );
+  return { encoder: fallbackReason === null ? NVENC_ENCODER : X264_ENCODER, fallbackReason };
+}
+
+/** probeH264Encoder, logging which encoder runs, for callers that do not decode video (detectHardwarePaths logs both). */
+export async function detectH264Encoder(options: GpuProbeOptions & { logger?: Logger } = {}): Promise<H264Encoder> {
+  const { encoder, fallbackReason } = await probeH264Encoder(options);
+  if (fallbackReason === null) options.logger?.info({ encoder: encoder.encoder }, "H.264 encoding on the GPU (h264_nvenc)");
+  else options.logger?.info({ encoder: encoder.encoder, nvenc_error: fallbackReason }, "h264_nvenc unavailable; H.264 encoding on the CPU (libx264)");
+  return encoder;
 }

@@ -13,6 +13,7 @@ import { downloadVideo } from "../ingest/download.ts";
 import { decodePcm16kMono } from "../media/audio-pcm.ts";
 import { probeMedia } from "../media/ffprobe.ts";
 import type { H264Encoder } from "../media/h264-encoder.ts";
+import type { VideoDecoder } from "../media/video-decoder.ts";
 import { assertSupportedVideo } from "../media/video-limits.ts";
 import { buildStyledCues } from "../render/styled-cues.ts";
 import { renderCaptionedVideo } from "../render/render-video.ts";
@@ -28,6 +29,7 @@ export interface PipelineDeps {
   store: ResultStore;
   engine: SpeechEngine;
   encoder: H264Encoder;
+  decoder: VideoDecoder;
   logger: Logger;
   ffmpegPath: string;
   ffprobePath: string;
@@ -138,6 +140,7 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
         style,
         media,
         encoder: deps.encoder,
+        decoder: deps.decoder,
         signal,
         logger: log,
         ffmpegBinary: deps.ffmpegPath,
@@ -186,7 +189,7 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
       log.info("job ended elsewhere before this attempt completed");
       return;
     }
-    log.info({ billed_seconds: seconds, frames_drawn: render.framesDrawn, ms: Math.round(performance.now() - started) }, "job completed");
+    log.info({ billed_seconds: seconds, frames_drawn: render.framesDrawn, ms: Math.round(performance.now() - started), stage_ms: tracing.stageMs }, "job completed");
   } catch (error) {
     tracing.fail(error);
     await handleFailure(deps, jobId, error, { canceled: cancel.canceled(), shutdown: attempt.signal.aborted, finalAttempt: attempt.finalAttempt, storedFiles: stored.length > 0, log });

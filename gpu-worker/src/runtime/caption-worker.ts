@@ -8,7 +8,7 @@ import { createDatabase } from "@caption/shared/db/database";
 import { Value } from "@sinclair/typebox/value";
 import { CaptionJobPayloadSchema, ensureQueues, PGBOSS_SCHEMA, QUEUES, type CaptionJobPayload } from "@caption/shared/jobs/catalog";
 import { loadSpeechEngine } from "../asr/engine-registry.ts";
-import { detectH264Encoder } from "../media/h264-encoder.ts";
+import { detectHardwarePaths } from "../media/hardware-paths.ts";
 import { processCaptionJob } from "../pipeline/process-caption-job.ts";
 import { failJob } from "../pipeline/job-store.ts";
 import { createResultStore } from "../storage/create-result-store.ts";
@@ -36,10 +36,10 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
     provider: env.ASR_PROVIDER,
     logger: log,
   });
-  const encoder = await detectH264Encoder({ binary: env.FFMPEG_PATH, logger: log });
+  const { encoder, decoder } = await detectHardwarePaths({ binary: env.FFMPEG_PATH, logger: log, asrProvider: engine.provider });
   const store = createResultStore(env);
   const registration = await registerWorker(db, workerId, engine, log);
-  log.info({ engine: engine.name, model: engine.model, languages: engine.languages, encoder: encoder.encoder, concurrency: env.WORKER_CONCURRENCY }, "worker starting");
+  log.info({ engine: engine.name, model: engine.model, languages: engine.languages, encoder: encoder.encoder, decoder: decoder.decoder, concurrency: env.WORKER_CONCURRENCY }, "worker starting");
 
   const boss = new PgBoss({ connectionString: databaseUrl, schema: PGBOSS_SCHEMA, monitorIntervalSeconds: 10, superviseIntervalSeconds: 10, max: 4 });
   boss.on("error", (error) => log.error({ err: error }, "pg-boss error"));
@@ -51,6 +51,7 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
     store,
     engine,
     encoder,
+    decoder,
     logger: log,
     ffmpegPath: env.FFMPEG_PATH,
     ffprobePath: env.FFPROBE_PATH,

@@ -20,6 +20,8 @@ export interface AttemptTracing {
   stage<T>(name: StageName, run: () => Promise<T>): Promise<T>;
   /** Marks the attempt failed (the pipeline handles job failures without rethrowing them). */
   fail(error: unknown): void;
+  /** Milliseconds each finished stage took, for the completion log line. */
+  readonly stageMs: Partial<Record<StageName, number>>;
 }
 
 /**
@@ -32,7 +34,9 @@ export async function traceAttempt<T>(jobId: string, traceparent: string | undef
   const attributes = { ...common, "messaging.system": "pg-boss", "messaging.operation.type": "process", "messaging.destination.name": QUEUES.captionJob };
   return tracer.startActiveSpan(`process ${QUEUES.captionJob}`, { kind: SpanKind.CONSUMER, attributes }, parent, async (jobSpan) => {
     let current: Span | undefined;
+    const stageMs: Partial<Record<StageName, number>> = {};
     const tracing: AttemptTracing = {
+      stageMs,
       annotate(added) {
         Object.assign(common, added);
         jobSpan.setAttributes(added);
@@ -51,7 +55,9 @@ export async function traceAttempt<T>(jobId: string, traceparent: string | undef
           } finally {
             current = undefined;
             span.end();
-            captionMetrics().stageDuration.record((performance.now() - started) / 1000, { "caption.stage": name, ...(errorType ? { "error.type": errorType } : {}) });
+            const elapsedMs = performance.now() - started;
+            stageMs[name] = Math.round(elapsedMs);
+            captionMetrics().stageDuration.record(elapsedMs / 1000, { "caption.stage": name, ...(errorType ? { "error.type": errorType } : {}) });
           }
         }),
       fail: (error) => markError(jobSpan, error),

@@ -58,7 +58,7 @@ export async function loadSherpaEngine(options: LoadSherpaEngineOptions): Promis
   const create = (language: string) => createRecognizer(chosen, language, numThreads, provider, logger);
   const recognizer = await create("auto");
   logger.info({ engine: "sherpa-onnx", model: record.name, family: record.family, provider: recognizer.provider }, "speech recognizer loaded");
-  return new SherpaEngine(record, recognizer.native, (language) => create(language).then((r) => r.native));
+  return new SherpaEngine(record, recognizer, (language) => create(language).then((r) => r.native));
 }
 
 async function chooseModel(installed: InstalledModelDir[], wanted: string | undefined): Promise<InstalledModelDir | undefined> {
@@ -122,6 +122,7 @@ class SherpaEngine implements SpeechEngine {
   readonly model: string;
   readonly languages: readonly string[];
   readonly detectsLanguage: boolean;
+  readonly provider: ExecutionProvider;
   readonly #record: InstalledModel;
   /** Recognizers by language hint; "auto" is the one loaded at start. */
   readonly #recognizers = new Map<string, Promise<NativeOfflineRecognizer>>();
@@ -130,12 +131,13 @@ class SherpaEngine implements SpeechEngine {
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
 
-  constructor(record: InstalledModel, auto: NativeOfflineRecognizer, createForLanguage: (language: string) => Promise<NativeOfflineRecognizer>) {
+  constructor(record: InstalledModel, auto: { native: NativeOfflineRecognizer; provider: ExecutionProvider }, createForLanguage: (language: string) => Promise<NativeOfflineRecognizer>) {
     this.#record = record;
+    this.provider = auto.provider;
     this.model = record.name;
     this.languages = record.languages;
     this.detectsLanguage = record.detectsLanguage;
-    this.#recognizers.set("auto", Promise.resolve(auto));
+    this.#recognizers.set("auto", Promise.resolve(auto.native));
     this.#createForLanguage = createForLanguage;
   }
 
