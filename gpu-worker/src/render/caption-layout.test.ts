@@ -32,7 +32,7 @@ test("layoutCue: classic sits centred above the bottom inset, lines centred in t
     ["cc", 490, 100, 1],
   ]);
   // One pixel of anti-aliasing spill on each side.
-  assert.deepEqual(layout.ink, { top: 1285, bottom: 1537 });
+  assert.deepEqual(layout.ink, { top: 1285, bottom: 1537, left: 364, right: 716 });
 });
 
 const placements: { name: string; style: Style; block: { x: number; y: number } }[] = [
@@ -109,7 +109,7 @@ test("lineMeasure: the cue builder wraps with the drawn text case and the style'
 });
 
 test("layoutCue: the frame clamp leaves room for a shadow and for glyphs overhanging their advance", () => {
-  const overhanging: FontMeasure = { ...halfEm, inkOverhang: () => ({ left: 3, right: 7 }) };
+  const overhanging: FontMeasure = { ...halfEm, inkBox: (text, px) => ({ left: 3, right: halfEm.width(text, px) + 7, ascent: px, descent: px / 4 }) };
   const style = (horizontal: Style) =>
     classic({ font_size: 100, outline: { thickness: 0 }, shadow: { enabled: true, blur: 0, distance: 10, angle: 90 }, ...horizontal });
   // Right: 1 px anti-aliasing + 7 px overhang + the shadow's 10 px to the right.

@@ -11,8 +11,18 @@ export interface FontMeasure {
   /** Font ascent and descent per pixel of font size (line box above and below the baseline). */
   ascent: number;
   descent: number;
-  /** How far the ink of `text` at `fontPx` reaches past the start and the end of its advance (overhanging glyphs, italics); absent: not at all. */
-  inkOverhang?(text: string, fontPx: number): { left: number; right: number };
+  /**
+   * How far the ink of `text` at `fontPx` reaches from its origin (the start of its advance, on the baseline):
+   * left and right of it, above and below it; absent: within the advance and the line box.
+   */
+  inkBox?(text: string, fontPx: number): InkBox;
+}
+
+export interface InkBox {
+  left: number;
+  right: number;
+  ascent: number;
+  descent: number;
 }
 
 export interface Rect {
@@ -28,6 +38,8 @@ export interface PlacedWord extends CueWord {
   x: number;
   width: number;
   line: number;
+  /** Where its glyphs' ink lies on the frame, drawn still; null when the measure does not tell. */
+  ink: { left: number; right: number; top: number; bottom: number } | null;
 }
 
 export interface PlacedLine {
@@ -50,8 +62,8 @@ export interface CueLayout {
   words: PlacedWord[];
   /** Union of the line boxes. */
   block: Rect;
-  /** Rows the caption may paint, with outline, shadow, background and animation room. */
-  ink: { top: number; bottom: number };
+  /** Where the caption may paint, with outline, shadow, background and animation room. */
+  ink: { top: number; bottom: number; left: number; right: number };
 }
 
 /** Caption-canvas (1080 px wide) sizes, multiplied by the style's final scale. */
@@ -228,7 +240,11 @@ export function layoutCue(
       const display = displays[w]!;
       const wordWidth = measure.width(display, fontPx);
       const end = measure.width(displays.slice(0, w + 1).join(" "), fontPx);
-      return { ...word, display, x: lineX + end - wordWidth, width: wordWidth, line: index };
+      const x = lineX + end - wordWidth;
+      const box = measure.inkBox?.(display, fontPx);
+      const baseline = top + ascent;
+      const ink = box === undefined ? null : { left: x - box.left, right: x + box.right, top: baseline - box.ascent, bottom: baseline + box.descent };
+      return { ...word, display, x, width: wordWidth, line: index, ink };
     });
     words.push(...placed);
     return { x: lineX, width, top, baseline: top + ascent, words: placed };
@@ -243,7 +259,7 @@ export function layoutCue(
     lines,
     words,
     block: { x, y, width: blockWidth, height: blockHeight },
-    ink: { top: y - reach.top, bottom: y + blockHeight + reach.bottom },
+    ink: { top: y - reach.top, bottom: y + blockHeight + reach.bottom, left: x - sideReach.left, right: x + blockWidth + sideReach.right },
   };
 }
 
@@ -259,8 +275,9 @@ function glyphOverhang(
   let left = 0;
   let right = 0;
   lineDisplays.forEach((displays, i) => {
-    const overhang = measure.inkOverhang?.(displays.join(" "), fontPx);
-    if (overhang === undefined) return;
+    const box = measure.inkBox?.(displays.join(" "), fontPx);
+    if (box === undefined) return;
+    const overhang = { left: Math.max(0, box.left), right: Math.max(0, box.right - lineWidths[i]!) };
     const offset = alignOffset(style.text_alignment, blockWidth, lineWidths[i]!);
     left = Math.max(left, overhang.left - offset);
     right = Math.max(right, offset + lineWidths[i]! + overhang.right - blockWidth);

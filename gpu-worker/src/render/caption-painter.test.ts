@@ -1,12 +1,19 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { PRESET_IDS } from "@caption/shared/api/preset";
 import type { Style } from "@caption/shared/api/style";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
+import { animationFor } from "./animations/animation-for.ts";
 import { noAnimation } from "./animations/none.ts";
-import { bandFor } from "./band-layout.ts";
+import { bandFor, type Band } from "./band-layout.ts";
 import { layoutCue, type CueLayout } from "./caption-layout.ts";
 import { CaptionPainter, skiaFontMeasure } from "./caption-painter.ts";
 import type { Cue } from "./cue-builder.ts";
+import { scheduleFrames } from "./frame-schedule.ts";
+import { planCaptions } from "./render-video.ts";
+import { SAMPLE_WORDS } from "./sample-frame.ts";
+import { buildStyledCues } from "./styled-cues.ts";
+import { YuvaPicture, type PixelPatch } from "./yuva-picture.ts";
 
 const video = { width: 540, height: 960 };
 const cue: Cue = {
@@ -21,7 +28,7 @@ function paint(style: Style) {
   const band = bandFor([layout.ink], video);
   const pixels = new CaptionPainter(resolved, band, noAnimation).paint(layout, 1.2);
   const at = (x: number, frameY: number) => {
-    const i = ((Math.round(frameY) - band.y) * band.width + Math.round(x)) * 4;
+    const i = ((Math.round(frameY) - band.y) * band.width + Math.round(x) - band.x) * 4;
     return [pixels[i]!, pixels[i + 1]!, pixels[i + 2]!, pixels[i + 3]!];
   };
   return { layout, band, pixels, at };
@@ -59,7 +66,7 @@ test("classic: white text over a dark outline, inside the band, lower part of th
   assert.ok(box.top >= 0 && box.bottom < band.height);
   // Nothing far outside the block plus the outline.
   const outline = 6 * (video.width / 1080);
-  assert.ok(box.left >= layout.block.x - outline - 2 && box.right <= layout.block.x + layout.block.width + outline + 2);
+  assert.ok(band.x + box.left >= layout.block.x - outline - 2 && band.x + box.right <= layout.block.x + layout.block.width + outline + 2);
 });
 
 test("classic: pixels are straight alpha (edge pixels of white text stay white)", () => {
@@ -126,6 +133,86 @@ test("uppercase text case changes the drawing", () => {
 
 test("nothing to show: a fully transparent band", () => {
   const style = resolveStyle({ preset: "classic", video });
-  const pixels = new CaptionPainter(style, { y: 0, width: 540, height: 100 }, noAnimation).paint(null, 0);
+  const pixels = new CaptionPainter(style, { x: 0, y: 0, width: 540, height: 100 }, noAnimation).paint(null, 0);
   assert.ok(pixels.every((v) => v === 0));
 });
+
+test("update: the patch is premultiplied RGBA of the area that changed", () => {
+  const style = resolveStyle({ preset: "classic", style: { text_color: "#FF0000", outline: { thickness: 0 } }, video });
+  const layout = layoutCue(cue, style, skiaFontMeasure(style));
+  const band = bandFor([layout.ink], video);
+  const painter = new CaptionPainter(style, band, noAnimation);
+  assert.equal(painter.update(null, 0), null, "the canvas starts clear");
+  const patch = painter.update(layout, 1.2);
+  assert.ok(patch !== null);
+  assert.deepEqual(patch.area, { x: 0, y: 0, width: band.width, height: band.height });
+  let opaque = 0;
+  let edges = 0;
+  for (let row = 0; row < patch.area.height; row++) {
+    for (let column = 0; column < patch.area.width; column++) {
+      const i = (row * patch.stride + column) * 4;
+      const [r, g, b, a] = [patch.rgba[i]!, patch.rgba[i + 1]!, patch.rgba[i + 2]!, patch.rgba[i + 3]!];
+      if (a === 0) continue;
+      assert.ok(g === 0 && b === 0 && Math.abs(r - a) <= 1, `rgba ${r},${g},${b},${a}`);
+      if (a === 255) opaque++;
+      else edges++;
+    }
+  }
+  assert.ok(opaque > 500 && edges > 50, `${opaque} opaque, ${edges} edge pixels`);
+  assert.equal(painter.update(layout, 1.9), null, "a still caption needs no painting");
+});
+
+// Every preset's sample caption stepped through its animation: painting only the changed areas must leave
+// the picture a full repaint gives at every step, and must paint less than the band while words animate.
+// Skia anti-aliases curves crossing a clip a little differently, so a few edge pixels may differ slightly;
+// anything painted in the wrong place, or left over, differs in far more.
+const STEP = 1 / 30;
+for (const preset of PRESET_IDS) {
+  test(`update: ${preset} painted in changed areas matches full repaints`, () => {
+    const style = resolveStyle({ preset, video });
+    const animation = animationFor(style.animation);
+    const duration = SAMPLE_WORDS.at(-1)!.end + 0.5;
+    const { layouts, band } = planCaptions(buildStyledCues(SAMPLE_WORDS, style, duration), style, duration);
+    const schedule = scheduleFrames(
+      layouts.map((l) => ({ start: l.cue.start, end: l.cue.end, changeTimes: animation.changeTimes(l, STEP) })),
+      { durationSeconds: duration, frameRate: 1 / STEP },
+    );
+    const incremental = new CaptionPainter(style, band, animation);
+    const reference = new CaptionPainter(style, band, animation);
+    const picture = new YuvaPicture(band.width, band.height);
+    const expected = new YuvaPicture(band.width, band.height);
+    let partial = 0;
+    for (const frame of schedule) {
+      const layout = frame.cue === null ? null : layouts[frame.cue]!;
+      const patch = incremental.update(layout, frame.t);
+      if (patch !== null) {
+        picture.update(patch);
+        if (patch.area.width * patch.area.height < band.width * band.height) partial++;
+      }
+      expected.update(wholeBand(reference, layout, frame.t, band));
+      const differing = visibleDifferences(picture, expected);
+      assert.ok(differing <= 24, `${preset} at ${frame.t.toFixed(3)} s: ${differing} pixels differ`);
+    }
+    if (style.animation !== "none") assert.ok(partial > 0, `${preset}: every frame painted the whole band`);
+  });
+}
+
+/** Pixels whose alpha or premultiplied luma differ by more than 8 counts between two pictures of one size. */
+function visibleDifferences(a: YuvaPicture, b: YuvaPicture): number {
+  const pixels = a.width * a.height;
+  const alpha = a.bytes.length - pixels;
+  let count = 0;
+  for (let i = 0; i < pixels; i++) {
+    const [alphaA, alphaB] = [a.bytes[alpha + i]!, b.bytes[alpha + i]!];
+    const lumaA = ((a.bytes[i]! - 16) * alphaA) / 255;
+    const lumaB = ((b.bytes[i]! - 16) * alphaB) / 255;
+    if (Math.abs(alphaA - alphaB) > 8 || Math.abs(lumaA - lumaB) > 8) count++;
+  }
+  return count;
+}
+
+/** The whole band painted from scratch, as a patch. */
+function wholeBand(painter: CaptionPainter, layout: CueLayout | null, t: number, band: Band): PixelPatch {
+  painter.update(null, 0);
+  return painter.update(layout, t) ?? { area: { x: 0, y: 0, width: band.width, height: band.height }, stride: band.width, rgba: new Uint8Array(band.width * band.height * 4) };
+}

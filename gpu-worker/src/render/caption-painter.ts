@@ -1,11 +1,20 @@
 import { createCanvas, type Canvas, type SKRSContext2D } from "@napi-rs/canvas";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import type { CaptionAnimation, CaptionFrame, LineLook, WordLook } from "./animations/caption-animation.ts";
-import type { Band } from "./band-layout.ts";
-import { captionGeometry, type CaptionGeometry, type CueLayout, type FontMeasure, type PlacedWord, type Rect } from "./caption-layout.ts";
+import { backgroundShapes, type BackgroundShape } from "./background-shapes.ts";
+import type { Band, PixelArea } from "./band-layout.ts";
+import { captionGeometry, type CaptionGeometry, type CueLayout, type FontMeasure, type PlacedWord } from "./caption-layout.ts";
 import { fontStack, registerBundledFonts } from "./fonts.ts";
+import { drawn, overlaps, repaintArea, SHADOW_REACH_BLURS, wordBounds, type CaptionState } from "./repaint-area.ts";
+import type { PixelPatch } from "./yuva-picture.ts";
 
 const MIN_LINE_EM = 1.15;
+// Pixels drawn around a repainted area (see update).
+const CLIP_MARGIN = 4;
+const SCRATCH_STEP = { width: 32, height: 16 };
+const SCRATCH_KEPT = 8;
+// A kept canvas serves a smaller part while it has at most this many times the pixels needed.
+const SCRATCH_SLACK = 1.5;
 
 /**
  * Text measurement with the face the painter draws (Skia). Where a family lacks the bold or italic face,
@@ -38,10 +47,15 @@ export function skiaFontMeasure(style: ResolvedStyle): FontMeasure {
       setPx(px);
       return ctx.measureText(text).width;
     },
-    inkOverhang(text, px) {
+    inkBox(text, px) {
       setPx(px);
       const metrics = ctx.measureText(text);
-      return { left: Math.max(0, metrics.actualBoundingBoxLeft), right: Math.max(0, metrics.actualBoundingBoxRight - metrics.width) };
+      return {
+        left: metrics.actualBoundingBoxLeft,
+        right: metrics.actualBoundingBoxRight,
+        ascent: metrics.actualBoundingBoxAscent,
+        descent: metrics.actualBoundingBoxDescent,
+      };
     },
     ascent,
     descent,
@@ -50,19 +64,21 @@ export function skiaFontMeasure(style: ResolvedStyle): FontMeasure {
 
 
 /**
- * Draws captions into a band-sized canvas and reads them back as straight-alpha RGBA.
- * Layers bottom-up: background, animation boxes, then text (outlines of all words under all fills). Text and
- * outline are drawn on their own layer first when there is a shadow, so they cast it as one shape instead of
- * two overlapping ones.
+ * Draws captions for a band of the frame. Layers bottom-up: background, animation boxes, then text (outlines of
+ * all words under all fills). Text and outline are drawn on their own layer first when there is a shadow, so
+ * they cast it as one shape instead of two overlapping ones.
+ *
+ * Only the part of the band that changes is painted: each paint draws into canvases the size of that part (a
+ * band-sized canvas would cost a copy of all of it whenever Skia snapshots it, and garbage collection by its
+ * size whenever its pixels are read).
  */
 export class CaptionPainter {
   readonly #style: ResolvedStyle;
   readonly #band: Band;
   readonly #animation: CaptionAnimation;
   readonly #geometry: CaptionGeometry;
-  readonly #canvas: Canvas;
-  readonly #ctx: SKRSContext2D;
-  readonly #layers = new Map<"text" | "group", Canvas>();
+  readonly #scratch = new ScratchCanvases();
+  #shown: CaptionState | null = null;
 
   constructor(style: ResolvedStyle, band: Band, animation: CaptionAnimation) {
     registerBundledFonts();
@@ -70,95 +86,86 @@ export class CaptionPainter {
     this.#band = band;
     this.#animation = animation;
     this.#geometry = captionGeometry(style);
-    this.#canvas = createCanvas(band.width, band.height);
-    this.#ctx = this.#canvas.getContext("2d");
   }
 
-  get canvas(): Canvas {
-    return this.#canvas;
-  }
-
-  /** The band's pixels with `layout`'s caption as it looks at `t` (nothing when `layout` is null). */
+  /** The band's pixels, straight-alpha RGBA, with `layout`'s caption as it looks at `t` (nothing when `layout` is null). */
   paint(layout: CueLayout | null, t: number): Uint8ClampedArray {
-    this.draw(layout, t);
-    return this.#ctx.getImageData(0, 0, this.#band.width, this.#band.height).data;
+    const caption = this.#stateAt(layout, t);
+    const { width, height } = this.#band;
+    const canvas = this.#paintRegion(caption, { x: 0, y: 0, width, height });
+    this.#shown = caption;
+    return canvas.getContext("2d").getImageData(0, 0, width, height).data;
   }
 
-  /** Draws into `canvas` without reading it back. */
-  draw(layout: CueLayout | null, t: number): void {
-    const ctx = this.#ctx;
-    resetLayer(ctx, this.#band);
-    if (layout === null) return;
-    const frame = this.#animation.frame(layout, t, this.#style);
-    this.#drawBackground(ctx, layout, frame.lines);
-    this.#drawBoxes(ctx, frame);
-    const shadow = this.#geometry.shadow;
-    if (shadow === null) {
-      this.#drawText(ctx, layout, frame);
-      return;
+  /**
+   * Paints `layout`'s caption at `t` (nothing when `layout` is null) where it differs from what the last call
+   * showed: the pixels of that part of the band, valid until the next call, or null when nothing changed.
+   */
+  update(layout: CueLayout | null, t: number): PixelPatch | null {
+    const caption = this.#stateAt(layout, t);
+    const area = repaintArea(this.#shown, caption, this.#band, this.#style, this.#geometry);
+    this.#shown = caption;
+    if (area === null) return null;
+    // Drawing reaches a little past the area: Skia anti-aliases edges that cross a clip a little differently,
+    // so the area's own pixels come out as in a full repaint.
+    const region = widened(area, CLIP_MARGIN, this.#band);
+    const canvas = this.#paintRegion(caption, region);
+    const stride = canvas.width;
+    const offset = ((area.y - region.y) * stride + (area.x - region.x)) * 4;
+    // data() is premultiplied RGBA, without getImageData's slow conversion; a view of memory the canvas reuses,
+    // so valid until it is drawn on again.
+    return { area, stride, rgba: canvas.data().subarray(offset) };
+  }
+
+  #stateAt(layout: CueLayout | null, t: number): CaptionState | null {
+    return layout === null ? null : { layout, frame: this.#animation.frame(layout, t, this.#style) };
+  }
+
+  /** A canvas whose top left `region.width` x `region.height` pixels hold `caption`'s picture of that part of the band. */
+  #paintRegion(caption: CaptionState | null, region: PixelArea): Canvas {
+    const canvas = this.#scratch.get("picture", region.width, region.height);
+    const ctx = canvas.getContext("2d");
+    beginRegion(ctx, this.#band, region);
+    if (caption !== null) {
+      const { layout, frame } = caption;
+      this.#drawBackground(ctx, layout, frame.lines);
+      this.#drawBoxes(ctx, frame);
+      const shadow = this.#geometry.shadow;
+      if (shadow === null) {
+        this.#drawText(ctx, layout, frame, region);
+      } else {
+        // Text reaching the region's shadow lies up to the shadow's reach beyond it.
+        const reachX = Math.ceil(SHADOW_REACH_BLURS * shadow.blur + Math.abs(shadow.dx)) + CLIP_MARGIN;
+        const reachY = Math.ceil(SHADOW_REACH_BLURS * shadow.blur + Math.abs(shadow.dy)) + CLIP_MARGIN;
+        const textRegion = grown(region, reachX, reachY);
+        const textLayer = this.#scratch.get("text", textRegion.width, textRegion.height);
+        const textCtx = textLayer.getContext("2d");
+        beginRegion(textCtx, this.#band, textRegion);
+        this.#drawText(textCtx, layout, frame, textRegion);
+        textCtx.restore();
+        ctx.save();
+        ctx.setTransform(1, 0, 0, 1, 0, 0);
+        ctx.shadowColor = this.#style.shadow.color;
+        ctx.shadowBlur = shadow.blur;
+        ctx.shadowOffsetX = shadow.dx;
+        ctx.shadowOffsetY = shadow.dy;
+        ctx.drawImage(textLayer, textRegion.x - region.x, textRegion.y - region.y);
+        ctx.restore();
+      }
     }
-    const textLayer = this.#layer("text");
-    this.#drawText(textLayer.getContext("2d"), layout, frame);
-    ctx.save();
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.shadowColor = this.#style.shadow.color;
-    ctx.shadowBlur = shadow.blur;
-    ctx.shadowOffsetX = shadow.dx;
-    ctx.shadowOffsetY = shadow.dy;
-    ctx.drawImage(textLayer, 0, 0);
     ctx.restore();
-  }
-
-  /** A cleared band-sized scratch canvas, transformed to frame coordinates like the band. */
-  #layer(name: "text" | "group"): Canvas {
-    let canvas = this.#layers.get(name);
-    if (canvas === undefined) {
-      canvas = createCanvas(this.#band.width, this.#band.height);
-      this.#layers.set(name, canvas);
-    }
-    resetLayer(canvas.getContext("2d"), this.#band);
     return canvas;
   }
 
   #drawBackground(ctx: SKRSContext2D, layout: CueLayout, lineLooks: readonly LineLook[] | undefined): void {
-    const background = this.#geometry.background;
-    if (background === null) return;
-    const scale = layout.fontPx / this.#geometry.fontPx;
-    const padX = background.padX * scale;
-    const padY = background.padY * scale;
-    const radius = background.radius * scale;
-    const type = this.#style.background.type;
-    const shown = layout.lines
-      .map((line, i) => ({ line, look: lineLooks?.[i] ?? STILL_LINE }))
-      .filter(({ line, look }) => line.words.length > 0 && look.visible && look.opacity > 0);
-    if (shown.length === 0) return;
     // Rectangles of one opacity share a path: where line backgrounds overlap they fill once, not twice as dark.
-    const byOpacity = new Map<number, { rect: Rect; radius: number }[]>();
-    const add = (opacity: number, rect: Rect, r: number) => byOpacity.set(opacity, [...(byOpacity.get(opacity) ?? []), { rect, radius: r }]);
-    switch (type) {
-      case "none":
-        return;
-      case "line":
-      case "line-rounded":
-        for (const { line, look } of shown) {
-          const rect = { x: line.x - padX, y: line.top + look.dy - padY, width: line.width + 2 * padX, height: layout.lineHeight + 2 * padY };
-          add(look.opacity, rect, type === "line-rounded" ? radius : 0);
-        }
-        break;
-      case "box":
-      case "box-rounded": {
-        const first = shown[0]!;
-        const last = shown.at(-1)!;
-        const top = first.line.top + first.look.dy;
-        const bottom = last.line.top + last.look.dy + layout.lineHeight;
-        const rect = { x: layout.block.x - padX, y: top - padY, width: layout.block.width + 2 * padX, height: bottom - top + 2 * padY };
-        add(Math.max(...shown.map((s) => s.look.opacity)), rect, type === "box-rounded" ? radius : 0);
-        break;
-      }
+    const byOpacity = new Map<number, BackgroundShape[]>();
+    for (const shape of backgroundShapes(layout, lineLooks, this.#style.background.type, this.#geometry)) {
+      byOpacity.set(shape.opacity, [...(byOpacity.get(shape.opacity) ?? []), shape]);
     }
-    for (const [opacity, rects] of byOpacity) {
+    for (const [opacity, shapes] of byOpacity) {
       ctx.beginPath();
-      for (const { rect, radius: r } of rects) ctx.roundRect(rect.x, rect.y, rect.width, rect.height, r);
+      for (const { rect, radius } of shapes) ctx.roundRect(rect.x, rect.y, rect.width, rect.height, radius);
       ctx.save();
       ctx.globalAlpha = this.#style.background.opacity * opacity;
       ctx.fillStyle = this.#style.background.color;
@@ -177,21 +184,30 @@ export class CaptionPainter {
   }
 
   /**
-   * Outlines of all words under all fills. Words of one opacity are drawn opaque on a layer and laid down at
-   * that opacity, so a dimmed word's outline does not show through its own fill.
+   * Outlines of all words under all fills, of the words that reach `region` (band pixels, the context's
+   * drawing area). Words of one opacity are drawn opaque on a layer and laid down at that opacity, so a dimmed
+   * word's outline does not show through its own fill.
    */
-  #drawText(ctx: SKRSContext2D, layout: CueLayout, frame: CaptionFrame): void {
+  #drawText(ctx: SKRSContext2D, layout: CueLayout, frame: CaptionFrame, region: PixelArea): void {
+    const band = this.#band;
+    const bounds = { left: band.x + region.x, right: band.x + region.x + region.width, top: band.y + region.y, bottom: band.y + region.y + region.height };
     const byOpacity = new Map<number, number[]>();
     frame.words.forEach((look, i) => {
-      if (look.visible && look.opacity > 0) byOpacity.set(look.opacity, [...(byOpacity.get(look.opacity) ?? []), i]);
+      const word = layout.words[i];
+      if (word === undefined || !drawn(look)) return;
+      if (!overlaps(wordBounds(layout, word, look, this.#geometry), bounds)) return;
+      byOpacity.set(look.opacity, [...(byOpacity.get(look.opacity) ?? []), i]);
     });
     for (const [opacity, indices] of byOpacity) {
       if (opacity >= 1) {
         this.#drawWords(ctx, layout, frame, indices);
         continue;
       }
-      const group = this.#layer("group");
-      this.#drawWords(group.getContext("2d"), layout, frame, indices);
+      const group = this.#scratch.get("group", region.width, region.height);
+      const groupCtx = group.getContext("2d");
+      beginRegion(groupCtx, band, region);
+      this.#drawWords(groupCtx, layout, frame, indices);
+      groupCtx.restore();
       ctx.save();
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.globalAlpha = opacity;
@@ -250,11 +266,47 @@ export class CaptionPainter {
   }
 }
 
-const STILL_LINE: LineLook = { visible: true, opacity: 1, dy: 0 };
+/** `area` grown by `margin` on every side, inside the band. */
+function widened(area: PixelArea, margin: number, band: Band): PixelArea {
+  const x = Math.max(0, area.x - margin);
+  const y = Math.max(0, area.y - margin);
+  return { x, y, width: Math.min(band.width, area.x + area.width + margin) - x, height: Math.min(band.height, area.y + area.height + margin) - y };
+}
 
-/** Clears a band-sized context and maps frame coordinates onto it. */
-function resetLayer(ctx: SKRSContext2D, band: Band): void {
+/** `area` grown by `dx` left and right and `dy` above and below, reaching past the band if need be. */
+function grown(area: PixelArea, dx: number, dy: number): PixelArea {
+  return { x: area.x - dx, y: area.y - dy, width: area.width + 2 * dx, height: area.height + 2 * dy };
+}
+
+/**
+ * Saves the context, clears the canvas, limits drawing to its top left `region.width` x `region.height`
+ * pixels and maps frame coordinates so that they show `region` of the band; the caller restores the context.
+ */
+function beginRegion(ctx: SKRSContext2D, band: Band, region: PixelArea): void {
+  ctx.save();
   ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.clearRect(0, 0, band.width, band.height);
-  ctx.setTransform(1, 0, 0, 1, 0, -band.y);
+  ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+  ctx.beginPath();
+  ctx.rect(0, 0, region.width, region.height);
+  ctx.clip();
+  ctx.setTransform(1, 0, 0, 1, -(band.x + region.x), -(band.y + region.y));
+}
+
+/**
+ * Canvases kept for reuse by purpose, so that painting does not create one per frame: the smallest kept one
+ * that fits and is not much larger than needed, else a new one with its size rounded up. A few per purpose,
+ * the least recently used dropped.
+ */
+class ScratchCanvases {
+  readonly #byPurpose = new Map<string, Canvas[]>();
+
+  get(purpose: "picture" | "text" | "group", width: number, height: number): Canvas {
+    const kept = this.#byPurpose.get(purpose) ?? [];
+    const fitting = kept
+      .filter((c) => c.width >= width && c.height >= height && c.width * c.height <= SCRATCH_SLACK * width * height)
+      .sort((a, b) => a.width * a.height - b.width * b.height)[0];
+    const canvas = fitting ?? createCanvas(Math.ceil(width / SCRATCH_STEP.width) * SCRATCH_STEP.width, Math.ceil(height / SCRATCH_STEP.height) * SCRATCH_STEP.height);
+    this.#byPurpose.set(purpose, [canvas, ...kept.filter((c) => c !== canvas)].slice(0, SCRATCH_KEPT));
+    return canvas;
+  }
 }

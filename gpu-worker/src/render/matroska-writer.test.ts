@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runFfmpeg, runFfprobe } from "../media/ffmpeg.ts";
-import { encodeSize, MatroskaFrameWriter, matroskaHeader } from "./matroska-writer.ts";
+import { encodeSize, MatroskaFrameWriter, matroskaHeader, yuva420pFrameBytes } from "./matroska-writer.ts";
 
 for (const [size, hex] of [
   [0, "80"],
@@ -17,21 +17,26 @@ for (const [size, hex] of [
   test(`encodeSize(${size}) is ${hex}`, () => assert.equal(encodeSize(size).toString("hex"), hex));
 }
 
-test("MatroskaFrameWriter rejects times that do not increase and frames of the wrong size", () => {
-  const writer = new MatroskaFrameWriter({ width: 2, height: 1 });
-  writer.frame(10, new Uint8Array(8));
-  assert.throws(() => writer.frame(10, new Uint8Array(8)), RangeError);
-  assert.throws(() => writer.frame(11.5, new Uint8Array(8)), RangeError);
-  assert.throws(() => writer.frame(20, new Uint8Array(4)), RangeError);
+test("yuva420p frames: full-size Y and A, chroma at half size rounded up", () => {
+  assert.equal(yuva420pFrameBytes({ width: 4, height: 2 }), 8 + 2 + 2 + 8);
+  assert.equal(yuva420pFrameBytes({ width: 5, height: 3 }), 15 + 6 + 6 + 15);
 });
 
-test("ffmpeg reads the stream back: size, RGBA pixels with alpha, timestamps (also across Clusters)", async (t) => {
+test("MatroskaFrameWriter rejects times that do not increase and frames of the wrong size", () => {
+  const writer = new MatroskaFrameWriter({ width: 2, height: 2 });
+  writer.frame(10, new Uint8Array(10));
+  assert.throws(() => writer.frame(10, new Uint8Array(10)), RangeError);
+  assert.throws(() => writer.frame(11.5, new Uint8Array(10)), RangeError);
+  assert.throws(() => writer.frame(20, new Uint8Array(16)), RangeError);
+});
+
+test("ffmpeg reads the stream back: size, yuva420p planes, timestamps (also across Clusters)", async (t) => {
   const dir = await mkdtemp(join(tmpdir(), "mkv-writer-"));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const width = 6;
   const height = 4;
   const times = [0, 40, 40_000];
-  const frames = times.map((_, f) => Uint8Array.from({ length: width * height * 4 }, (_, i) => (i * 7 + f * 50) % 256));
+  const frames = times.map((_, f) => Uint8Array.from({ length: yuva420pFrameBytes({ width, height }) }, (_, i) => (i * 7 + f * 50) % 256));
 
   const writer = new MatroskaFrameWriter({ width, height });
   const chunks = [matroskaHeader({ width, height }), ...frames.flatMap((pixels, f) => writer.frame(times[f]!, pixels))];
@@ -42,10 +47,10 @@ test("ffmpeg reads the stream back: size, RGBA pixels with alpha, timestamps (al
     await runFfprobe({ args: ["-v", "error", "-show_streams", "-show_frames", "-of", "json", mkv] }),
   ) as { streams: { codec_name: string; width: number; height: number; pix_fmt: string }[]; frames: { pts: number }[] };
   const streams = probe.streams.map((s) => ({ codec: s.codec_name, width: s.width, height: s.height, pix_fmt: s.pix_fmt }));
-  assert.deepEqual(streams, [{ codec: "rawvideo", width, height, pix_fmt: "rgba" }]);
+  assert.deepEqual(streams, [{ codec: "rawvideo", width, height, pix_fmt: "yuva420p" }]);
   assert.deepEqual(probe.frames.map((f) => f.pts), times);
 
-  const raw = join(dir, "frames.rgba");
-  await runFfmpeg({ args: ["-v", "error", "-i", mkv, "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgba", raw] });
+  const raw = join(dir, "frames.yuva");
+  await runFfmpeg({ args: ["-v", "error", "-i", mkv, "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "yuva420p", raw] });
   assert.deepEqual(new Uint8Array(await readFile(raw)), Uint8Array.from(frames.flatMap((f) => [...f])));
 });

@@ -1,5 +1,5 @@
 /**
- * A minimal streaming Matroska writer for one uncompressed RGBA video track with millisecond timestamps,
+ * A minimal streaming Matroska writer for one uncompressed yuva420p video track with millisecond timestamps,
  * so frames can carry their own times and be sent only when the picture changes.
  * Segment and Clusters have unknown size: nothing is ever rewritten, so it works on a pipe.
  */
@@ -41,6 +41,12 @@ const TRACK_NUMBER = 1;
 // SimpleBlock times are signed 16-bit offsets from their Cluster's time.
 const MAX_BLOCK_OFFSET_MS = 32_767;
 const KEYFRAME_FLAG = 0x80;
+const YUVA420P_FOURCC = Buffer.from([0x59, 0x34, 11, 8]);
+
+/** Bytes of one yuva420p frame. */
+export function yuva420pFrameBytes(track: MatroskaVideoTrack): number {
+  return 2 * track.width * track.height + 2 * Math.ceil(track.width / 2) * Math.ceil(track.height / 2);
+}
 
 function idBytes(id: number): Buffer {
   const length = id > 0xffffff ? 4 : id > 0xffff ? 3 : id > 0xff ? 2 : 1;
@@ -124,8 +130,8 @@ export function matroskaHeader(track: MatroskaVideoTrack): Buffer {
         ID.Video,
         uint(ID.PixelWidth, track.width),
         uint(ID.PixelHeight, track.height),
-        // ffmpeg maps this fourcc to its rgba pixel format (byte order R, G, B, A).
-        element(ID.ColourSpace, Buffer.from("RGBA", "ascii")),
+        // ffmpeg's fourcc for yuva420p: planes Y, U, V (half width and height, rounded up), A.
+        element(ID.ColourSpace, YUVA420P_FOURCC),
         uint(ID.AlphaMode, 1),
       ),
     ),
@@ -140,19 +146,19 @@ export class MatroskaFrameWriter {
   #lastMs = -1;
 
   constructor(track: MatroskaVideoTrack) {
-    this.#frameBytes = track.width * track.height * 4;
+    this.#frameBytes = yuva420pFrameBytes(track);
   }
 
   /**
    * The chunks to write for one frame shown from `timestampMs` (whole, strictly increasing milliseconds).
    * The pixels are passed through, not copied.
    */
-  frame(timestampMs: number, rgba: Uint8Array | Uint8ClampedArray): Buffer[] {
+  frame(timestampMs: number, pixels: Uint8Array): Buffer[] {
     if (!Number.isInteger(timestampMs) || timestampMs <= this.#lastMs) {
       throw new RangeError(`Frame time ${timestampMs} ms is not a whole number after ${this.#lastMs} ms`);
     }
-    if (rgba.byteLength !== this.#frameBytes) {
-      throw new RangeError(`Frame has ${rgba.byteLength} bytes, expected ${this.#frameBytes}`);
+    if (pixels.byteLength !== this.#frameBytes) {
+      throw new RangeError(`Frame has ${pixels.byteLength} bytes, expected ${this.#frameBytes}`);
     }
     this.#lastMs = timestampMs;
     const chunks: Buffer[] = [];
@@ -166,9 +172,9 @@ export class MatroskaFrameWriter {
     blockHeader[3] = KEYFRAME_FLAG;
     chunks.push(
       idBytes(ID.SimpleBlock),
-      encodeSize(blockHeader.length + rgba.byteLength),
+      encodeSize(blockHeader.length + pixels.byteLength),
       blockHeader,
-      Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength),
+      Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength),
     );
     return chunks;
   }

@@ -75,8 +75,8 @@ test("renders captions into a video of the input's size, rate, duration and audi
   const progress: number[] = [];
 
   const { framesDrawn } = await renderCaptionedVideo({ inputPath: input, outputPath: output, cues, style, media, encoder: X264_ENCODER, onProgress: (f) => progress.push(f) });
-  // clear, cue, clear, cue (the closing frame reuses the last picture)
-  assert.equal(framesDrawn, 4);
+  // cue, clear, cue: the picture starts clear, and the closing frame reuses the last one
+  assert.equal(framesDrawn, 3);
   assert.ok(progress.length > 0 && progress.every((f) => f >= 0 && f <= 1) && progress.at(-1) === 1);
 
   const out = await probeMedia(output);
@@ -103,6 +103,32 @@ test("renders captions into a video of the input's size, rate, duration and audi
   const [srcLast, outLast] = await Promise.all([frameRgb(input, last), frameRgb(output, last)]);
   const lastBlock = layouts[1]!.block;
   assert.ok(meanDiff(srcLast!, outLast!, { top: lastBlock.y, bottom: lastBlock.y + lastBlock.height, left: lastBlock.x, right: lastBlock.x + lastBlock.width }) > 40, "caption on the last frame");
+});
+
+test("caption colours and placement survive the conversion for the overlay", async () => {
+  const [width, height] = [640, 360];
+  const input = await makeSource("grey.mp4", 2, `${width}x${height}`, "color=c=0x808080");
+  const media = await probeMedia(input);
+  const background = { type: "box" as const, color: "#E03020", opacity: 1 };
+  const style = resolveStyle({ preset: "background", style: { background, text_color: "#20C040" }, video: { width, height } });
+  const cues = [cue(0, 2, "Colour test")];
+  const output = join(dir, "colours.mp4");
+  await renderCaptionedVideo({ inputPath: input, outputPath: output, cues, style, media, encoder: X264_ENCODER });
+
+  const { layouts, band } = planCaptions(cues, style, media.durationSeconds);
+  const layout = layouts[0]!;
+  assert.ok(band.x > 0 && band.width < width, `the band is narrower than the frame: ${JSON.stringify(band)}`);
+  const frame = await frameRgb(output, 30);
+  const at = (x: number, y: number) => Array.from(frame.subarray((Math.round(y) * width + Math.round(x)) * 3, (Math.round(y) * width + Math.round(x)) * 3 + 3));
+  const close = (got: number[], expected: number[], what: string) =>
+    assert.ok(got.every((v, c) => Math.abs(v - expected[c]!) <= 12), `${what}: got ${got.join(",")}, expected ${expected.join(",")}`);
+  const middleY = layout.block.y + layout.block.height / 2;
+  // Inside the box's padding, left of the text: the box colour. Well left of the box: the source's grey.
+  close(at(layout.block.x - 0.15 * layout.fontPx, middleY), [0xe0, 0x30, 0x20], "box");
+  close(at(layout.block.x - 0.6 * layout.fontPx, middleY), [0x80, 0x80, 0x80], "outside the box");
+  // The text's own colour somewhere along the middle of its line.
+  const row = Array.from({ length: Math.floor(layout.block.width) }, (_, i) => at(layout.block.x + i, layout.lines[0]!.baseline - 0.3 * layout.fontPx));
+  assert.ok(row.some((rgb) => rgb.every((v, c) => Math.abs(v - [0x20, 0xc0, 0x40][c]!) <= 16)), "text colour drawn");
 });
 
 test("a video without cues comes out uncaptioned", async () => {

@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import { rm } from "node:fs/promises";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Writable } from "node:stream";
@@ -8,6 +7,7 @@ import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import { FfmpegError, spawnFfmpeg } from "../media/ffmpeg.ts";
 import type { H264Encoder } from "../media/h264-encoder.ts";
 import type { MediaInfo } from "../media/media-info.ts";
+import type { VideoDecoder } from "../media/video-decoder.ts";
 import { animationFor } from "./animations/animation-for.ts";
 import { bandFor, type Band } from "./band-layout.ts";
 import { layoutCue, type CueLayout } from "./caption-layout.ts";
@@ -15,6 +15,7 @@ import { CaptionPainter, skiaFontMeasure } from "./caption-painter.ts";
 import type { Cue } from "./cue-builder.ts";
 import { scheduleFrames } from "./frame-schedule.ts";
 import { MatroskaFrameWriter, matroskaHeader } from "./matroska-writer.ts";
+import { YuvaPicture } from "./yuva-picture.ts";
 
 export interface RenderVideoOptions {
   inputPath: string;
@@ -23,6 +24,8 @@ export interface RenderVideoOptions {
   style: ResolvedStyle;
   media: MediaInfo;
   encoder: H264Encoder;
+  /** NVDEC or software decoding of the source; default software. */
+  decoder?: VideoDecoder;
   signal?: AbortSignal;
   /** Fraction of the video encoded, 0..1. */
   onProgress?: (fraction: number) => void;
@@ -42,10 +45,11 @@ export function planCaptions(cues: readonly Cue[], style: ResolvedStyle, duratio
 
 /**
  * Burns the captions into the video with one ffmpeg process: the source is input 0, a Matroska stream of
- * band-sized RGBA caption frames on stdin is input 1, overlaid at the band's row and encoded to MP4.
- * A frame is sent only when the picture changes; the overlay holds it until the next.
+ * band-sized yuva420p caption frames on stdin is input 1, overlaid at the band's place and encoded to MP4.
+ * A frame is sent only when the picture changes, and only the part of it that changes is painted and converted
+ * again; the overlay holds it until the next.
  */
-export async function renderCaptionedVideo(options: RenderVideoOptions): Promise<{ framesDrawn: number }> {
+export async function renderCaptionedVideo(options: RenderVideoOptions): Promise<{ framesDrawn: number; paintMs: number }> {
   const { style, media, signal, logger } = options;
   if (style.video.width !== media.width || style.video.height !== media.height) {
     throw new Error(`style resolved for ${style.video.width}x${style.video.height}, video is ${media.width}x${media.height}`);
@@ -83,21 +87,23 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
   );
 
   let framesDrawn = 0;
+  // Drawing and converting caption pictures, for the benchmark's frames-per-second figure.
+  let paintMs = 0;
   try {
     const writer = new MatroskaFrameWriter(band);
+    const picture = new YuvaPicture(band.width, band.height);
     await write(ffmpeg.stdin, [matroskaHeader(band)], exit);
-    let previous: { cue: number | null; t: number; pixels: Uint8ClampedArray } | null = null;
     for (const frame of schedule) {
       if (exited || signal?.aborted) break;
-      let pixels: Uint8ClampedArray;
-      if (previous !== null && previous.cue === frame.cue && previous.t === frame.t) {
-        pixels = previous.pixels;
-      } else {
-        pixels = painter.paint(frame.cue === null ? null : layouts[frame.cue]!, frame.t);
+      const paintStarted = performance.now();
+      const patch = painter.update(frame.cue === null ? null : layouts[frame.cue]!, frame.t);
+      if (patch !== null) {
+        picture.update(patch);
         framesDrawn++;
       }
-      previous = { cue: frame.cue, t: frame.t, pixels };
-      await write(ffmpeg.stdin, writer.frame(frame.ptsMs, pixels), exit);
+      paintMs += performance.now() - paintStarted;
+      // Resolves once ffmpeg has the bytes, so the picture may change again.
+      await write(ffmpeg.stdin, writer.frame(frame.ptsMs, picture.bytes), exit);
       // Skia's pixel buffers are freed by finalizers that only run when the loop yields.
       await yieldToEventLoop();
     }
@@ -113,20 +119,16 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
     }
     throw error;
   }
-  logger?.info({ frames_drawn: framesDrawn, band_height: band.height }, "captioned video rendered");
-  return { framesDrawn };
+  logger?.info({ frames_drawn: framesDrawn, paint_ms: Math.round(paintMs), band_width: band.width, band_height: band.height }, "captioned video rendered");
+  return { framesDrawn, paintMs };
 }
 
+/** Writes the chunks; resolves when the last has been handed to the pipe (or ffmpeg has exited). */
 async function write(stdin: Writable, chunks: readonly Buffer[], exit: Promise<unknown>): Promise<void> {
-  let ready = true;
-  for (const chunk of chunks) ready = stdin.write(chunk);
-  if (ready) return;
-  const stop = new AbortController();
-  try {
-    await Promise.race([once(stdin, "drain", { signal: stop.signal }).catch(() => undefined), exit]);
-  } finally {
-    stop.abort();
-  }
+  const last = chunks.at(-1);
+  if (last === undefined) return;
+  for (const chunk of chunks.slice(0, -1)) stdin.write(chunk);
+  await Promise.race([new Promise<void>((resolve) => stdin.write(last, () => resolve())), exit]);
 }
 
 function ffmpegArgs(options: RenderVideoOptions, band: Band): string[] {
@@ -136,10 +138,11 @@ function ffmpegArgs(options: RenderVideoOptions, band: Band): string[] {
     "-hide_banner",
     "-loglevel", "error",
     "-y",
+    ...(options.decoder?.inputArgs ?? []),
     "-i", options.inputPath,
     "-f", "matroska",
     "-i", "pipe:0",
-    "-filter_complex", `[0:v][1:v]overlay=x=0:y=${band.y}:alpha=straight:eof_action=pass[v]`,
+    "-filter_complex", `[0:v][1:v]overlay=x=${band.x}:y=${band.y}:alpha=straight:eof_action=pass[v]`,
     "-map", "[v]",
     ...audio,
     ...options.encoder.args,

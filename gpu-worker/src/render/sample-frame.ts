@@ -69,12 +69,14 @@ export function paintSampleFrame(style: ResolvedStyle, t: number = SAMPLE_TIME, 
     data[i + 3] = 255;
   }
   // Straight-alpha "over" onto an opaque backdrop: out = src·a + dst·(1 − a).
-  const offset = band.y * width * 4;
-  for (let i = 0; i < captions.length; i += 4) {
-    const a = captions[i + 3]! / 255;
-    if (a === 0) continue;
-    const o = offset + i;
-    for (let c = 0; c < 3; c++) data[o + c] = captions[i + c]! * a + data[o + c]! * (1 - a);
+  for (let row = 0; row < band.height; row++) {
+    for (let column = 0; column < band.width; column++) {
+      const i = (row * band.width + column) * 4;
+      const a = captions[i + 3]! / 255;
+      if (a === 0) continue;
+      const o = ((band.y + row) * width + band.x + column) * 4;
+      for (let c = 0; c < 3; c++) data[o + c] = captions[i + c]! * a + data[o + c]! * (1 - a);
+    }
   }
   return { image: { width, height, data }, style, layout, band };
 }

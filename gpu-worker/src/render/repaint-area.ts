@@ -1,0 +1,136 @@
+import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
+import type { CaptionFrame, WordLook } from "./animations/caption-animation.ts";
+import { backgroundShapes } from "./background-shapes.ts";
+import type { Band, PixelArea } from "./band-layout.ts";
+import type { CaptionGeometry, CueLayout, PlacedWord, Rect } from "./caption-layout.ts";
+
+/** A cue's caption as it looks at one instant. */
+export interface CaptionState {
+  layout: CueLayout;
+  frame: CaptionFrame;
+}
+
+// Room around a word's ink for what measuring it does not see (synthesized bold, hinting), in em; without a
+// measure, around its advance and line box for glyphs reaching past them (italics, swashes, accents).
+const MEASURED_ROOM_EM = 0.1;
+const UNMEASURED_ROOM_EM = 0.25;
+// A word drawn in a weight other than the one measured may grow by up to this fraction of its width.
+const REWEIGHT_GROWTH = 0.15;
+// How far a shadow's blur spreads, in multiples of shadowBlur (three standard deviations of half of it).
+export const SHADOW_REACH_BLURS = 1.5;
+// Anti-aliasing spills a pixel past computed edges.
+const EDGE_SPILL = 1;
+
+/** Edges of a region of the frame, in frame pixels. */
+export interface Bounds {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/** Frame pixels a word may paint with `look`: glyphs, outline and shadow. */
+export function wordBounds(layout: CueLayout, word: PlacedWord, look: WordLook, geometry: CaptionGeometry): Bounds {
+  const line = layout.lines[word.line];
+  const lineTop = line?.top ?? 0;
+  const ink = word.ink ?? { left: word.x, right: word.x + word.width, top: lineTop, bottom: lineTop + layout.lineHeight };
+  const outline = geometry.outlineWidth * (layout.fontPx / geometry.fontPx) * Math.max(1, look.outlineScale);
+  const room = (word.ink === null ? UNMEASURED_ROOM_EM : MEASURED_ROOM_EM) * layout.fontPx + outline;
+  // Ink was measured in the style's weight: another one draws the glyphs wider or narrower.
+  const reweighted = look.weight === null ? 0 : REWEIGHT_GROWTH * word.width;
+  // The painter scales a word about the centre of its advance and line box, then shifts it.
+  const centreX = word.x + word.width / 2;
+  const centreY = lineTop + layout.lineHeight / 2;
+  const shadow = geometry.shadow;
+  const shadowX = shadow === null ? 0 : SHADOW_REACH_BLURS * shadow.blur + Math.abs(shadow.dx);
+  const shadowY = shadow === null ? 0 : SHADOW_REACH_BLURS * shadow.blur + Math.abs(shadow.dy);
+  const x = (v: number) => centreX + look.dx + (v - centreX) * look.scale;
+  const y = (v: number) => centreY + look.dy + (v - centreY) * look.scale;
+  return {
+    left: x(ink.left - room - reweighted) - shadowX - EDGE_SPILL,
+    right: x(ink.right + room + reweighted) + shadowX + EDGE_SPILL,
+    top: y(ink.top - room) - shadowY - EDGE_SPILL,
+    bottom: y(ink.bottom + room) + shadowY + EDGE_SPILL,
+  };
+}
+
+/** Whether two bounds share any area. */
+export function overlaps(a: Bounds, b: Bounds): boolean {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
+
+/**
+ * The part of the band to paint again to go from `before` to `after` (null: nothing shown), in band pixels:
+ * what changed (words whose look changed, background shapes and boxes that moved or faded), where it was and
+ * where it is, on even rows and columns for 4:2:0 chroma; the whole band when the cue changes; null when the
+ * picture is the same.
+ */
+export function repaintArea(
+  before: CaptionState | null,
+  after: CaptionState | null,
+  band: Band,
+  style: ResolvedStyle,
+  geometry: CaptionGeometry,
+): PixelArea | null {
+  if (before === null && after === null) return null;
+  const whole = { x: 0, y: 0, width: band.width, height: band.height };
+  if (before === null || after === null || before.layout !== after.layout) return whole;
+
+  const { layout } = after;
+  const changed: Bounds = { left: Infinity, right: -Infinity, top: Infinity, bottom: -Infinity };
+  const include = (bounds: Bounds) => {
+    changed.left = Math.min(changed.left, bounds.left);
+    changed.right = Math.max(changed.right, bounds.right);
+    changed.top = Math.min(changed.top, bounds.top);
+    changed.bottom = Math.max(changed.bottom, bounds.bottom);
+  };
+  layout.words.forEach((word, i) => {
+    const was = before.frame.words[i];
+    const is = after.frame.words[i];
+    if (was === undefined || is === undefined || sameLook(was, is)) return;
+    if (drawn(was)) include(wordBounds(layout, word, was, geometry));
+    if (drawn(is)) include(wordBounds(layout, word, is, geometry));
+  });
+  const includeRect = (rect: Rect) =>
+    include({ left: rect.x - EDGE_SPILL, right: rect.x + rect.width + EDGE_SPILL, top: rect.y - EDGE_SPILL, bottom: rect.y + rect.height + EDGE_SPILL });
+  if (JSON.stringify(before.frame.lines ?? null) !== JSON.stringify(after.frame.lines ?? null)) {
+    const was = backgroundShapes(layout, before.frame.lines, style.background.type, geometry);
+    const is = backgroundShapes(layout, after.frame.lines, style.background.type, geometry);
+    for (const shape of changedItems(was, is)) includeRect(shape.rect);
+  }
+  for (const box of changedItems(before.frame.boxes, after.frame.boxes)) includeRect(box.rect);
+  const x0 = Math.max(0, Math.floor((changed.left - band.x) / 2) * 2);
+  const x1 = Math.min(band.width, Math.ceil((changed.right - band.x) / 2) * 2);
+  const y0 = Math.max(0, Math.floor((changed.top - band.y) / 2) * 2);
+  const y1 = Math.min(band.height, Math.ceil((changed.bottom - band.y) / 2) * 2);
+  if (!(x1 > x0 && y1 > y0)) return null;
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+/** Whether the painter draws a word with this look. */
+export function drawn(look: WordLook): boolean {
+  return look.visible && look.opacity > 0;
+}
+
+function sameLook(a: WordLook, b: WordLook): boolean {
+  if (!drawn(a) || !drawn(b)) return drawn(a) === drawn(b);
+  return (
+    a.opacity === b.opacity &&
+    a.scale === b.scale &&
+    a.dx === b.dx &&
+    a.dy === b.dy &&
+    a.color === b.color &&
+    a.outlineColor === b.outlineColor &&
+    a.outlineScale === b.outlineScale &&
+    a.weight === b.weight &&
+    a.fill?.color === b.fill?.color &&
+    (a.fill?.fraction ?? 0) === (b.fill?.fraction ?? 0)
+  );
+}
+
+/** The items of either list that the other does not have, compared by value. */
+function changedItems<T>(a: readonly T[], b: readonly T[]): T[] {
+  const keysA = new Set(a.map((item) => JSON.stringify(item)));
+  const keysB = new Set(b.map((item) => JSON.stringify(item)));
+  return [...a.filter((item) => !keysB.has(JSON.stringify(item))), ...b.filter((item) => !keysA.has(JSON.stringify(item)))];
+}
