@@ -42,7 +42,7 @@ const env = {
   NODE_EXTRA_CA_CERTS: ca.caCertPath,
   TEST_CA_DIR: path.dirname(ca.caCertPath),
 };
-const files = patterns.length > 0 ? patterns : ["shared/src/**/*.test.ts", "control-plane/src/**/*.test.ts", "gpu-worker/src/**/*.test.ts", "test/src/**/*.test.ts"];
+const files = patterns.length > 0 ? patterns : ["shared/src/**/*.test.ts", "control-plane/src/**/*.test.ts", "gpu-worker/src/**/*.test.ts", "test/src/**/*.test.ts", "bench/src/**/*.test.ts"];
 console.log("▶ tests");
 let code = 1;
 try {

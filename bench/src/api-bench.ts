@@ -5,6 +5,7 @@
 //   --accounts N (1)     spread the load over N accounts, one key each (the per-account limits serialise one account)
 //   --duration S (10)  --warmup S (3)  --connections N (10)  --jobs N (500)  --log-level L (info)
 //   --only TEXT          run only the scenarios whose name contains TEXT (e.g. POST, /v1/jobs, baseline)
+//   --out FILE           where to write the JSON results (default bench/results/api-<timestamp>.json)
 //   --profile            CPU profile of the embedded API next to the results, and a sample of what
 //                        the service's database sessions wait on during each scenario
 // A benchmark, not a test: it prints PASS/FAIL against the targets and exits 0 either way (1 only if it could not run).
@@ -34,6 +35,7 @@ const { values } = parseArgs({
     "log-level": { type: "string", default: "info" },
     only: { type: "string" },
     profile: { type: "boolean", default: false },
+    out: { type: "string" },
   },
 });
 
@@ -174,7 +176,7 @@ try {
   }
 
   await mkdir(resultsDir, { recursive: true });
-  const file = path.join(resultsDir, `api-${stamp}.json`);
+  const file = values.out ? path.resolve(values.out) : path.join(resultsDir, `api-${stamp}.json`);
   const baseline = baselineOf(measurements);
   await writeFile(file, `${JSON.stringify({
     started_at: stamp,

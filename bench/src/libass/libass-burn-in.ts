@@ -1,0 +1,60 @@
+import type { Logger } from "pino";
+import { runFfmpeg, type FfmpegProgress } from "../../../gpu-worker/src/media/ffmpeg.ts";
+
+export interface LibassBurnInOptions {
+  inputPath: string;
+  outputPath: string;
+  /** ASS script, e.g. from assSubtitles(). */
+  assPath: string;
+  /** One flat folder holding the fonts the script names (linkBundledFonts()). */
+  fontsDir: string;
+  /** Input-side decoder arguments, as our renderer's (VideoDecoder.inputArgs). */
+  decoderArgs?: readonly string[];
+  /** Output-side video encoder arguments, as our renderer's (H264Encoder.args). */
+  encoderArgs: readonly string[];
+  /** "copy" (default) keeps an AAC track as our renderer does; "aac" re-encodes any other codec, as it does. */
+  audio?: "copy" | "aac";
+  signal?: AbortSignal;
+  /** Default "ffmpeg". */
+  binary?: string;
+  onProgress?: (progress: FfmpegProgress) => void;
+  logger?: Logger;
+}
+
+/**
+ * Burns an ASS script into a video the way users do it themselves: ffmpeg's `ass` filter (libass) with the
+ * same encoder, audio handling and MP4 layout as our renderer.
+ */
+export async function burnInWithLibass(options: LibassBurnInOptions): Promise<void> {
+  await runFfmpeg({
+    binary: options.binary,
+    signal: options.signal,
+    logger: options.logger,
+    onProgress: options.onProgress,
+    args: [
+      "-hide_banner",
+      "-loglevel", "error",
+      "-y",
+      ...(options.decoderArgs ?? []),
+      "-i", options.inputPath,
+      "-vf", assFilter(options.assPath, options.fontsDir),
+      "-map", "0:v:0",
+      "-map", "0:a:0?",
+      "-c:a", options.audio ?? "copy",
+      ...options.encoderArgs,
+      "-movflags", "+faststart",
+      "-f", "mp4",
+      options.outputPath,
+    ],
+  });
+}
+
+/**
+ * The `ass` filter for a script and fonts folder, escaped for both levels ffmpeg parses: the option value
+ * (`:` separates options) and the filtergraph (`,;[]` separate filters), each with `\` and `'` as escapes.
+ */
+export function assFilter(assPath: string, fontsDir: string): string {
+  const option = (value: string) => value.replace(/[\\':]/gu, "\\$&");
+  const description = `ass=filename=${option(assPath)}:fontsdir=${option(fontsDir)}`;
+  return description.replace(/[\\'[\],;]/gu, "\\$&");
+}

@@ -1,0 +1,56 @@
+import os from "node:os";
+import type { Logger } from "pino";
+import { createPocketsphinxEngine } from "../../../gpu-worker/src/asr/pocketsphinx-engine.ts";
+import { loadSherpaEngine } from "../../../gpu-worker/src/asr/sherpa/sherpa-engine.ts";
+import type { SpeechEngine } from "../../../gpu-worker/src/asr/speech-engine.ts";
+import { transcribeAudio } from "../../../gpu-worker/src/asr/transcribe-audio.ts";
+import { decodePcm16kMono } from "../../../gpu-worker/src/media/audio-pcm.ts";
+import type { AsrRun } from "./bench-result.ts";
+import { timed } from "./cpu-clock.ts";
+
+export interface AsrCandidate {
+  threads: number;
+  provider: string;
+  load(): Promise<SpeechEngine | null>;
+}
+
+/** pocketsphinx (one thread: the decoder has no others), and each installed sherpa-onnx model at 1 … all cores. */
+export function asrCandidates(options: { modelDir: string; logger: Logger }): AsrCandidate[] {
+  const { modelDir, logger } = options;
+  const threadCounts = [...new Set([1, 2, os.availableParallelism()])].filter((n) => n <= os.availableParallelism());
+  return [
+    { threads: 1, provider: "cpu", load: () => Promise.resolve(createPocketsphinxEngine({ logger })) },
+    ...threadCounts.map((threads) => ({ threads, provider: "cpu", load: () => loadSherpaEngine({ modelDir, numThreads: threads, provider: "cpu", logger }) })),
+  ];
+}
+
+/** Transcribes the video's audio as the worker does (decode → VAD → engine); null when the engine is not installed. */
+export async function measureAsr(candidate: AsrCandidate, videoPath: string, onProgress?: (fraction: number) => void, audioSeconds = 0): Promise<AsrRun | null> {
+  const engine = await candidate.load();
+  if (!engine) return null;
+  // Closing is inside the measurement: an engine's recognizer process is only reaped (and its CPU time counted) then.
+  const run = await timed(async () => {
+    try {
+      return await transcribeAudio({
+        pcm: decodePcm16kMono(videoPath),
+        engine,
+        language: engine.languages[0] ?? "en",
+        signal: new AbortController().signal,
+        onProgress: (seconds) => audioSeconds > 0 && onProgress?.(Math.min(1, seconds / audioSeconds)),
+      });
+    } finally {
+      await engine.close();
+    }
+  });
+  return {
+    engine: engine.name,
+    model: engine.model,
+    provider: candidate.provider,
+    threads: candidate.threads,
+    audio_seconds: run.value.duration,
+    wall_ms: run.wallMs,
+    cpu_ms: run.cpuMs,
+    rtf: run.wallMs / 1000 / run.value.duration,
+    words: run.value.words.length,
+  };
+}

@@ -1,0 +1,101 @@
+import { Type, type Static } from "@sinclair/typebox";
+
+const Ms = Type.Integer({ minimum: 0, description: "milliseconds" });
+const Cost = Type.Object({ wall_ms: Ms, cpu_ms: Ms, description: Type.Optional(Type.String()) });
+const OrientationSchema = Type.Union([Type.Literal("portrait"), Type.Literal("landscape")]);
+const ClipSchema = Type.Object({ orientation: OrientationSchema, width: Type.Integer(), height: Type.Integer(), duration_seconds: Type.Number() });
+
+export const AsrRunSchema = Type.Object({
+  engine: Type.String(),
+  model: Type.String(),
+  provider: Type.String(),
+  threads: Type.Integer({ minimum: 1 }),
+  audio_seconds: Type.Number(),
+  wall_ms: Ms,
+  cpu_ms: Ms,
+  /** Wall seconds per second of audio. */
+  rtf: Type.Number(),
+  words: Type.Integer({ minimum: 0 }),
+});
+
+export const JobRunSchema = Type.Object({
+  clip: ClipSchema,
+  preset: Type.String(),
+  /** Submit → completed, as the client saw it. */
+  wall_ms: Ms,
+  stage_ms: Type.Record(Type.String(), Ms),
+  /** Worker process tree (node + ffmpeg + recognizer), PostgreSQL excluded. */
+  peak_rss_bytes: Type.Integer({ minimum: 0 }),
+  rss_at_peak: Type.Record(Type.String(), Type.Integer({ minimum: 0 })),
+  frames_drawn: Type.Integer({ minimum: 0 }),
+  floor: Cost,
+});
+
+export const RenderRunSchema = Type.Object({
+  preset: Type.String(),
+  wall_ms: Ms,
+  cpu_ms: Ms,
+  frames_drawn: Type.Integer({ minimum: 0 }),
+  /** Caption pictures drawn per second of drawing time. */
+  frames_per_second: Type.Union([Type.Number(), Type.Null()]),
+  cpu_ratio_to_floor: Type.Number(),
+  wall_ratio_to_floor: Type.Number(),
+});
+
+export const PresetSweepSchema = Type.Object({
+  clip: ClipSchema,
+  /** Mean of the floor measured before and after the presets. */
+  floor: Cost,
+  floor_runs: Type.Array(Cost),
+  runs: Type.Array(RenderRunSchema),
+  /** ffmpeg + libass burn-in of the same cues (one ASS event per highlighted word), same encoder settings. */
+  libass: Type.Union([Type.Object({ preset: Type.String(), wall_ms: Ms, cpu_ms: Ms, cpu_ratio_to_floor: Type.Number() }), Type.Null()]),
+});
+
+export const ApiScenarioSchema = Type.Object({ name: Type.String(), requests_per_second: Type.Number(), p50_ms: Type.Number(), p99_ms: Type.Number() });
+
+export const TargetCheckSchema = Type.Object({ name: Type.String(), measured: Type.Number(), limit: Type.Number(), unit: Type.String(), pass: Type.Boolean() });
+
+export const CapacityRowSchema = Type.Object({
+  setup: Type.String(),
+  kind: Type.Union([Type.Literal("measured"), Type.Literal("extrapolated"), Type.Literal("projection")]),
+  videos_per_hour_60s: Type.Number(),
+  videos_per_hour_600s: Type.Number(),
+  basis: Type.String(),
+});
+
+export const BenchResultSchema = Type.Object({
+  version: Type.Literal(1),
+  mode: Type.Union([Type.Literal("quick"), Type.Literal("full")]),
+  started_at: Type.String(),
+  finished_at: Type.String(),
+  command: Type.String(),
+  machine: Type.Object({
+    cpus: Type.Integer(),
+    cpu_model: Type.String(),
+    memory_gib: Type.Number(),
+    node: Type.String(),
+    ffmpeg: Type.String(),
+    load_average_at_start: Type.Array(Type.Number()),
+    load_average_at_end: Type.Array(Type.Number()),
+  }),
+  encoder: Type.String(),
+  decoder: Type.String(),
+  asr: Type.Array(AsrRunSchema),
+  jobs: Type.Array(JobRunSchema),
+  presets: Type.Array(PresetSweepSchema),
+  api: Type.Union([Type.Array(ApiScenarioSchema), Type.Null()]),
+  targets: Type.Array(TargetCheckSchema),
+  capacity: Type.Array(CapacityRowSchema),
+});
+
+export type BenchResult = Static<typeof BenchResultSchema>;
+export type AsrRun = Static<typeof AsrRunSchema>;
+export type JobRun = Static<typeof JobRunSchema>;
+export type RenderRun = Static<typeof RenderRunSchema>;
+export type PresetSweep = Static<typeof PresetSweepSchema>;
+export type ApiScenario = Static<typeof ApiScenarioSchema>;
+export type TargetCheck = Static<typeof TargetCheckSchema>;
+export type CapacityRow = Static<typeof CapacityRowSchema>;
+export type Clip = Static<typeof ClipSchema>;
+export type CostMeasurement = Static<typeof Cost>;

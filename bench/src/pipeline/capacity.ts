@@ -1,0 +1,82 @@
+import type { AsrRun, CapacityRow, JobRun, PresetSweep } from "./bench-result.ts";
+
+/**
+ * Assumptions behind the GPU projections; none is measured here. They are inputs, printed with the table,
+ * so an operator can redo the arithmetic with their own card's figures.
+ */
+export const GPU_ASSUMPTIONS = {
+  /** H.264 1080p30 encode with h264_nvenc preset p4, one session, on an NVENC-equipped data-centre card (L4/A10 class). */
+  nvencFramesPerSecond1080p: 400,
+  /** sherpa-onnx with the CUDA execution provider: seconds of work per second of audio. */
+  gpuAsrRealTimeFactor: 0.02,
+} as const;
+
+const perHour = (seconds: number) => Math.round((3600 / seconds) * 10) / 10;
+
+/**
+ * Videos per hour per worker (one job at a time). Measured where a job of that length ran; otherwise
+ * extrapolated from the other length (fixed cost + per-second cost, from the stage times).
+ */
+export function capacityTable(input: { jobs: readonly JobRun[]; presets: readonly PresetSweep[]; asr: AsrRun | undefined; encoder: string }): CapacityRow[] {
+  const rows: CapacityRow[] = [];
+  for (const orientation of ["portrait", "landscape"] as const) {
+    const jobs = input.jobs.filter((job) => job.clip.orientation === orientation);
+    if (jobs.length === 0) continue;
+    const size = `${jobs[0]!.clip.width}x${jobs[0]!.clip.height}`;
+    const secondsFor = (duration: number): { seconds: number; measured: boolean } => {
+      const exact = jobs.find((job) => Math.abs(job.clip.duration_seconds - duration) < 1);
+      if (exact) return { seconds: exact.wall_ms / 1000, measured: true };
+      // Scale the longest measured job: stage times grow with duration; the API round trips do not.
+      const longest = jobs.reduce((a, b) => (a.clip.duration_seconds >= b.clip.duration_seconds ? a : b));
+      const scaled = Object.entries(longest.stage_ms).reduce((sum, [stage, ms]) => sum + (stage === "charge" ? ms : (ms * duration) / longest.clip.duration_seconds), 0);
+      const overhead = Math.max(0, longest.wall_ms - Object.values(longest.stage_ms).reduce((a, b) => a + b, 0));
+      return { seconds: (scaled + overhead) / 1000, measured: false };
+    };
+    const short = secondsFor(60);
+    const long = secondsFor(600);
+    rows.push({
+      setup: `this machine, 1 worker, ${input.encoder}, ${size} ${jobs[0]!.preset}`,
+      kind: short.measured && long.measured ? "measured" : "extrapolated",
+      videos_per_hour_60s: perHour(short.seconds),
+      videos_per_hour_600s: perHour(long.seconds),
+      basis: `whole jobs through the API: ${short.seconds.toFixed(1)} s per 60 s video${short.measured ? "" : " (extrapolated)"}, ${long.seconds.toFixed(1)} s per 600 s video${long.measured ? "" : " (extrapolated)"}`,
+    });
+    rows.push(...gpuProjections(jobs, input, size));
+  }
+  return rows;
+}
+
+function gpuProjections(jobs: readonly JobRun[], input: { presets: readonly PresetSweep[] }, size: string): CapacityRow[] {
+  const job = jobs.reduce((a, b) => (a.clip.duration_seconds >= b.clip.duration_seconds ? a : b));
+  const duration = job.clip.duration_seconds;
+  const frames = duration * 30;
+  // Per second of video: what stays on the CPU (download, probe, storing; drawing captions) is taken as measured.
+  const fixedMs = (job.stage_ms.ingest ?? 0) + (job.stage_ms.inspect ?? 0) + (job.stage_ms.store ?? 0) + (job.stage_ms.charge ?? 0);
+  const sweep = input.presets.find((s) => s.clip.orientation === job.clip.orientation);
+  const drawn = sweep?.runs.find((run) => run.preset === job.preset);
+  const drawMsPerVideoSecond = drawn?.frames_per_second ? ((drawn.frames_drawn / sweep!.clip.duration_seconds) * 1000) / drawn.frames_per_second : 0;
+  const asrMsPerVideoSecond = GPU_ASSUMPTIONS.gpuAsrRealTimeFactor * 1000;
+  const encodeMsPerVideoSecond = ((frames / duration) * 1000) / GPU_ASSUMPTIONS.nvencFramesPerSecond1080p;
+  const renderMsPerVideoSecond = Math.max(encodeMsPerVideoSecond, drawMsPerVideoSecond);
+  const nvencSeconds = (d: number) => ((fixedMs * d) / duration + d * (asrMsPerVideoSecond + renderMsPerVideoSecond)) / 1000;
+  // H100/H200: no NVENC; the render stage stays on the CPU as measured here.
+  const cpuRenderMsPerVideoSecond = (job.stage_ms.render ?? 0) / duration;
+  const cpuEncodeSeconds = (d: number) => ((fixedMs * d) / duration + d * (asrMsPerVideoSecond + cpuRenderMsPerVideoSecond)) / 1000;
+  const assumptions = `assumed: NVENC ${GPU_ASSUMPTIONS.nvencFramesPerSecond1080p} fps at 1080p, GPU ASR RTF ${GPU_ASSUMPTIONS.gpuAsrRealTimeFactor}; measured here: ingest/inspect/store ${(fixedMs / 1000).toFixed(1)} s per ${duration.toFixed(0)} s, caption drawing ${drawn?.frames_per_second ?? "?"} frames/s`;
+  return [
+    {
+      setup: `projection: NVENC GPU (L4/A10 class), 1 worker, ${size} ${job.preset}`,
+      kind: "projection",
+      videos_per_hour_60s: perHour(nvencSeconds(60)),
+      videos_per_hour_600s: perHour(nvencSeconds(600)),
+      basis: assumptions,
+    },
+    {
+      setup: `projection: H100/H200 (no NVENC: libx264 on this machine's CPU), 1 worker, ${size} ${job.preset}`,
+      kind: "projection",
+      videos_per_hour_60s: perHour(cpuEncodeSeconds(60)),
+      videos_per_hour_600s: perHour(cpuEncodeSeconds(600)),
+      basis: `ASR on the GPU (RTF ${GPU_ASSUMPTIONS.gpuAsrRealTimeFactor}, assumed), render+encode as measured on this machine's CPU`,
+    },
+  ];
+}

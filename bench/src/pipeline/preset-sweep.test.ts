@@ -1,0 +1,44 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { makeSpeechVideo } from "@caption/test/fixtures/speech-video";
+import { X264_ENCODER } from "../../../gpu-worker/src/media/h264-encoder.ts";
+import { probeMedia } from "../../../gpu-worker/src/media/ffprobe.ts";
+import { SOFTWARE_DECODER } from "../../../gpu-worker/src/media/video-decoder.ts";
+import { sweepPresets } from "./preset-sweep.ts";
+
+test("a sweep renders each preset between two floor runs and burns the same cues in with libass", async () => {
+  const video = await makeSpeechVideo({ text: "one two three four five six", width: 360, height: 640, durationSeconds: 3 });
+  const workDir = await mkdtemp(path.join(tmpdir(), "sweep-test-"));
+  try {
+    const words = ["one", "two", "three", "four", "five", "six"].map((text, i) => ({ text, start: 0.3 + i * 0.4, end: 0.6 + i * 0.4, confidence: 0.9 }));
+    const steps: string[] = [];
+    const sweep = await sweepPresets({
+      clip: { orientation: "portrait", width: 360, height: 640, duration_seconds: video.durationSeconds },
+      inputPath: video.path,
+      media: await probeMedia(video.path),
+      words,
+      encoder: X264_ENCODER,
+      decoder: SOFTWARE_DECODER,
+      workDir,
+      presets: ["classic", "karaoke"],
+      libassPreset: "highlight",
+      onStep: (label) => steps.push(label),
+    });
+    assert.deepEqual(steps, ["floor (plain re-encode)", "render classic", "render karaoke", "libass burn-in (highlight)", "floor again"]);
+    assert.equal(sweep.floor_runs.length, 2);
+    assert.deepEqual(sweep.runs.map((r) => r.preset), ["classic", "karaoke"]);
+    for (const run of sweep.runs) {
+      assert.ok(run.cpu_ms > 0 && run.wall_ms > 0);
+      assert.equal(run.cpu_ratio_to_floor, run.cpu_ms / sweep.floor.cpu_ms);
+      assert.ok(run.frames_drawn > 0 && run.frames_per_second !== null && run.frames_per_second > 0);
+    }
+    // Every word changes karaoke's picture; classic changes only per cue.
+    assert.ok(sweep.runs[1]!.frames_drawn > sweep.runs[0]!.frames_drawn);
+    assert.ok(sweep.libass && sweep.libass.cpu_ms > 0);
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,84 @@
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
+import type { Word } from "@caption/shared/api/transcript";
+import { resolveStyle } from "@caption/shared/style/resolve-style";
+import type { H264Encoder } from "../../../gpu-worker/src/media/h264-encoder.ts";
+import type { VideoDecoder } from "../../../gpu-worker/src/media/video-decoder.ts";
+import type { MediaInfo } from "../../../gpu-worker/src/media/media-info.ts";
+import { renderCaptionedVideo } from "../../../gpu-worker/src/render/render-video.ts";
+import { buildStyledCues } from "../../../gpu-worker/src/render/styled-cues.ts";
+import type { Clip, CostMeasurement, PresetSweep, RenderRun } from "./bench-result.ts";
+import { timed } from "./cpu-clock.ts";
+import { measureFloor } from "./floor-encode.ts";
+import { measureLibass } from "./libass-measure.ts";
+
+export interface PresetSweepOptions {
+  clip: Clip;
+  inputPath: string;
+  media: MediaInfo;
+  /** The transcript's words (times from the start of the video); cues past the clip are dropped. */
+  words: readonly Word[];
+  encoder: H264Encoder;
+  decoder: VideoDecoder;
+  workDir: string;
+  presets?: readonly PresetId[];
+  /** The preset also burned in with libass, for the comparison. */
+  libassPreset: PresetId;
+  /** One call per finished measurement, with what is running next. */
+  onStep?: (label: string, fraction: number) => void;
+}
+
+const mean = (costs: readonly CostMeasurement[]): CostMeasurement => ({
+  wall_ms: Math.round(costs.reduce((sum, c) => sum + c.wall_ms, 0) / costs.length),
+  cpu_ms: Math.round(costs.reduce((sum, c) => sum + c.cpu_ms, 0) / costs.length),
+});
+
+/**
+ * Our render+encode stage for each preset on one clip, bracketed by two floor runs (their mean is the
+ * baseline, so drift in the machine's speed during the sweep shows up as the two floors' spread).
+ */
+export async function sweepPresets(options: PresetSweepOptions): Promise<PresetSweep> {
+  const { media, encoder, decoder, workDir } = options;
+  const presets = options.presets ?? PRESET_IDS;
+  const outputPath = path.join(workDir, `sweep-${options.clip.orientation}.mp4`);
+  const total = presets.length + 3;
+  let done = 0;
+  const step = (label: string) => options.onStep?.(label, done++ / total);
+  const floorRun = () => measureFloor({ media, encoder, decoder, inputPath: options.inputPath, outputPath });
+
+  step("floor (plain re-encode)");
+  const floorRuns = [await floorRun()];
+  const measured: Omit<RenderRun, "cpu_ratio_to_floor" | "wall_ratio_to_floor">[] = [];
+  for (const preset of presets) {
+    step(`render ${preset}`);
+    const style = resolveStyle({ preset, video: { width: media.width, height: media.height } });
+    const cues = buildStyledCues(options.words, style, media.durationSeconds);
+    const run = await timed(() => renderCaptionedVideo({ inputPath: options.inputPath, outputPath, cues, style, media, encoder, decoder }));
+    const { framesDrawn, paintMs } = run.value;
+    measured.push({ preset, wall_ms: run.wallMs, cpu_ms: run.cpuMs, frames_drawn: framesDrawn, frames_per_second: paintMs > 0 ? Math.round((framesDrawn * 1000) / paintMs) : null });
+  }
+  step(`libass burn-in (${options.libassPreset})`);
+  const libassStyle = resolveStyle({ preset: options.libassPreset, video: { width: media.width, height: media.height } });
+  const libass = await measureLibass({
+    inputPath: options.inputPath,
+    outputPath,
+    workDir,
+    media,
+    cues: buildStyledCues(options.words, libassStyle, media.durationSeconds),
+    style: libassStyle,
+    encoder,
+    decoder,
+  });
+  step("floor again");
+  floorRuns.push(await floorRun());
+  await rm(outputPath, { force: true });
+  const floor = mean(floorRuns);
+  return {
+    clip: options.clip,
+    floor,
+    floor_runs: floorRuns,
+    runs: measured.map((run) => ({ ...run, cpu_ratio_to_floor: run.cpu_ms / floor.cpu_ms, wall_ratio_to_floor: run.wall_ms / floor.wall_ms })),
+    libass: { preset: options.libassPreset, ...libass, cpu_ratio_to_floor: libass.cpu_ms / floor.cpu_ms },
+  };
+}

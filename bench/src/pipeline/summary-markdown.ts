@@ -1,0 +1,85 @@
+import type { BenchResult } from "./bench-result.ts";
+import { STAGE_ORDER } from "./stage-chart-svg.ts";
+
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
+const ratio = (value: number) => value.toFixed(2);
+const table = (header: readonly string[], rows: readonly (readonly (string | number)[])[]) =>
+  [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`, ...rows.map((row) => `| ${row.join(" | ")} |`)].join("\n");
+
+/** The human-readable report written next to the JSON (and pasted into the README's Performance section). */
+export function summaryMarkdown(result: BenchResult, chartFile: string): string {
+  const { machine } = result;
+  const parts: string[] = [
+    `# Pipeline benchmark, ${result.mode} run, ${result.started_at}`,
+    "",
+    `\`${result.command}\` on ${machine.cpus} × ${machine.cpu_model}, ${machine.memory_gib} GiB, Node ${machine.node}, ffmpeg ${machine.ffmpeg}; ` +
+      `encoder ${result.encoder}, decoder ${result.decoder}; load average ${machine.load_average_at_start.map((n) => n.toFixed(2)).join("/")} at start, ${machine.load_average_at_end.map((n) => n.toFixed(2)).join("/")} at end.`,
+    "",
+    "## Targets",
+    "",
+    table(["check", "measured", "limit", ""], result.targets.map((t) => [t.name, `${t.measured.toFixed(t.unit === "×" ? 2 : 3)} ${t.unit}`, `${t.limit.toFixed(2)} ${t.unit}`, t.pass ? "PASS" : "**FAIL**"])),
+    "",
+    "## Whole jobs through the API",
+    "",
+    `![stage breakdown](${chartFile})`,
+    "",
+    table(
+      ["video", "preset", "job s", ...STAGE_ORDER.map((s) => `${s} s`), "floor s", "job / floor", "peak RSS MiB", "frames drawn"],
+      result.jobs.map((job) => [
+        `${job.clip.orientation} ${job.clip.width}x${job.clip.height} ${job.clip.duration_seconds.toFixed(0)} s`,
+        job.preset,
+        seconds(job.wall_ms),
+        ...STAGE_ORDER.map((stage) => seconds(job.stage_ms[stage] ?? 0)),
+        seconds(job.floor.wall_ms),
+        ratio(job.wall_ms / job.floor.wall_ms),
+        (job.peak_rss_bytes / 2 ** 20).toFixed(0),
+        job.frames_drawn,
+      ]),
+    ),
+    "",
+    "Floor: plain ffmpeg decode + re-encode of the same input, same encoder settings, no captions.",
+    "",
+    "## Render + encode per preset (CPU time, ratio to the floor)",
+    "",
+  ];
+  for (const sweep of result.presets) {
+    parts.push(
+      `${sweep.clip.orientation} ${sweep.clip.width}x${sweep.clip.height}, ${sweep.clip.duration_seconds.toFixed(0)} s; floor ${seconds(sweep.floor.cpu_ms)} s CPU / ${seconds(sweep.floor.wall_ms)} s wall (runs: ${sweep.floor_runs.map((r) => seconds(r.cpu_ms)).join(", ")} s CPU)`,
+      "",
+      table(
+        ["preset", "CPU s", "wall s", "CPU / floor", "wall / floor", "frames drawn", "drawn/s"],
+        [
+          ...sweep.runs.map((run) => [run.preset, seconds(run.cpu_ms), seconds(run.wall_ms), ratio(run.cpu_ratio_to_floor), ratio(run.wall_ratio_to_floor), run.frames_drawn, run.frames_per_second ?? "–"]),
+          ...(sweep.libass ? [[`libass (${sweep.libass.preset} cues as ASS)`, seconds(sweep.libass.cpu_ms), seconds(sweep.libass.wall_ms), ratio(sweep.libass.cpu_ratio_to_floor), "", "", ""]] : []),
+        ],
+      ),
+      "",
+    );
+  }
+  parts.push(
+    "## Speech recognition",
+    "",
+    table(
+      ["engine", "model", "provider", "threads", "audio s", "wall s", "CPU s", "RTF", "words"],
+      result.asr.map((run) => [run.engine, run.model, run.provider, run.threads, run.audio_seconds.toFixed(1), seconds(run.wall_ms), seconds(run.cpu_ms), run.rtf.toFixed(3), run.words]),
+    ),
+    "",
+  );
+  if (result.api) {
+    parts.push(
+      "## API (autocannon, 10 connections, one account)",
+      "",
+      table(["scenario", "req/s", "p50 ms", "p99 ms"], result.api.map((s) => [s.name, s.requests_per_second, s.p50_ms, s.p99_ms])),
+      "",
+    );
+  }
+  parts.push(
+    "## Capacity",
+    "",
+    table(["setup", "kind", "60 s videos / hour", "600 s videos / hour", "basis"], result.capacity.map((row) => [row.setup, row.kind, row.videos_per_hour_60s, row.videos_per_hour_600s, row.basis])),
+    "",
+    "Projections are arithmetic on the stated assumptions, not measurements. H100 and H200 have no NVENC encoder: there the encode runs on the CPU (libx264) or on a separate NVENC-capable card.",
+    "",
+  );
+  return parts.join("\n");
+}
