@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
@@ -99,7 +100,7 @@ describe("workers that stop mid-job", () => {
     process.kill(-(first.pid ?? 0), "SIGKILL");
     await new Promise((resolve) => first.once("exit", resolve));
 
-    startWorker();
+    const replacement = startWorker();
     // The dead worker's heartbeat lapses (30 s), the queue retries the attempt on the live worker.
     const job = await service.waitForJob(key, body.id, undefined, 300_000);
     assert.equal(job.status, "completed", JSON.stringify(job));
@@ -111,6 +112,10 @@ describe("workers that stop mid-job", () => {
     const usage = (await service.call("GET", "/v1/usage", key)).body;
     assert.equal(usage.consumed_seconds, clipSeconds);
     assert.equal(usage.available_seconds, 100 - clipSeconds);
+    // Idle now; stopped so that the next test's job can only go to the worker it starts.
+    const stopped = once(replacement, "exit");
+    replacement.kill("SIGTERM");
+    await stopped;
   });
 
   test("SIGTERM: the worker stops within its grace period and the job is finished elsewhere, charged once", async () => {
