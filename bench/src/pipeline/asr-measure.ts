@@ -28,7 +28,6 @@ export function asrCandidates(options: { modelDir: string; logger: Logger }): As
 export async function measureAsr(candidate: AsrCandidate, videoPath: string, onProgress?: (fraction: number) => void, audioSeconds = 0): Promise<AsrRun | null> {
   const engine = await candidate.load();
   if (!engine) return null;
-  // Closing is inside the measurement: an engine's recognizer process is only reaped (and its CPU time counted) then.
   const run = await timed(async () => {
     try {
       return await transcribeAudio({
@@ -49,7 +48,6 @@ export async function measureAsr(candidate: AsrCandidate, videoPath: string, onP
     threads: candidate.threads,
     audio_seconds: run.value.duration,
     wall_ms: run.wallMs,
-    cpu_ms: run.cpuMs,
     rtf: run.wallMs / 1000 / run.value.duration,
     words: run.value.words.length,
   };

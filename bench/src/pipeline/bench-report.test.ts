@@ -7,7 +7,7 @@ import { checkTargets } from "./pipeline-targets.ts";
 import { stageChartSvg } from "./stage-chart-svg.ts";
 import { summaryMarkdown } from "./summary-markdown.ts";
 
-const asr: AsrRun[] = [{ engine: "pocketsphinx", model: "en-us", provider: "cpu", threads: 1, audio_seconds: 60, wall_ms: 12_000, cpu_ms: 11_000, rtf: 0.2, words: 150 }];
+const asr: AsrRun[] = [{ engine: "pocketsphinx", model: "en-us", provider: "cpu", threads: 1, audio_seconds: 60, wall_ms: 12_000, rtf: 0.2, words: 150 }];
 const job = (orientation: "portrait" | "landscape", seconds: number, wallMs: number): JobRun => ({
   clip: { orientation, width: orientation === "portrait" ? 1080 : 1920, height: orientation === "portrait" ? 1920 : 1080, duration_seconds: seconds },
   preset: "highlight",

@@ -11,8 +11,8 @@ export const AsrRunSchema = Type.Object({
   provider: Type.String(),
   threads: Type.Integer({ minimum: 1 }),
   audio_seconds: Type.Number(),
+  /** No CPU time: pocketsphinx's decoder is killed with its process group, never reaped by us, so its time cannot be counted. */
   wall_ms: Ms,
-  cpu_ms: Ms,
   /** Wall seconds per second of audio. */
   rtf: Type.Number(),
   words: Type.Integer({ minimum: 0 }),

@@ -62,7 +62,7 @@ function gpuProjections(jobs: readonly JobRun[], input: { presets: readonly Pres
   // H100/H200: no NVENC; the render stage stays on the CPU as measured here.
   const cpuRenderMsPerVideoSecond = (job.stage_ms.render ?? 0) / duration;
   const cpuEncodeSeconds = (d: number) => ((fixedMs * d) / duration + d * (asrMsPerVideoSecond + cpuRenderMsPerVideoSecond)) / 1000;
-  const assumptions = `assumed: NVENC ${GPU_ASSUMPTIONS.nvencFramesPerSecond1080p} fps at 1080p, GPU ASR RTF ${GPU_ASSUMPTIONS.gpuAsrRealTimeFactor}; measured here: ingest/inspect/store ${(fixedMs / 1000).toFixed(1)} s per ${duration.toFixed(0)} s, caption drawing ${drawn?.frames_per_second ?? "?"} frames/s`;
+  const assumptions = `assumed: NVENC ${GPU_ASSUMPTIONS.nvencFramesPerSecond1080p} fps at 1080p, GPU ASR RTF ${GPU_ASSUMPTIONS.gpuAsrRealTimeFactor}; measured here: ingest/inspect/store ${(fixedMs / 1000).toFixed(1)} s per ${duration.toFixed(0)} s, caption drawing ${drawn?.frames_per_second ? `${drawn.frames_per_second} frames/s` : "not measured (no render sweep of this orientation)"}`;
   return [
     {
       setup: `projection: NVENC GPU (L4/A10 class), 1 worker, ${size} ${job.preset}`,
