@@ -13,7 +13,7 @@ import { scheduleFrames } from "./frame-schedule.ts";
 import { planCaptions } from "./render-video.ts";
 import { SAMPLE_WORDS } from "./sample-frame.ts";
 import { buildStyledCues } from "./styled-cues.ts";
-import { YuvaPicture, type PixelPatch } from "./yuva-picture.ts";
+import { YuvaPicture } from "./yuva-picture.ts";
 
 const video = { width: 540, height: 960 };
 const cue: Cue = {
@@ -145,7 +145,7 @@ test("update: the patch is premultiplied RGBA of the area that changed", () => {
   assert.equal(painter.update(null, 0), null, "the canvas starts clear");
   const patch = painter.update(layout, 1.2);
   assert.ok(patch !== null);
-  assert.deepEqual(patch.area, { x: 0, y: 0, width: band.width, height: band.height });
+  assert.ok(patch.area.width <= band.width && patch.area.height <= band.height && patch.area.width * patch.area.height > 0);
   let opaque = 0;
   let edges = 0;
   for (let row = 0; row < patch.area.height; row++) {
@@ -180,7 +180,6 @@ for (const preset of PRESET_IDS) {
     const incremental = new CaptionPainter(style, band, animation);
     const reference = new CaptionPainter(style, band, animation);
     const picture = new YuvaPicture(band.width, band.height);
-    const expected = new YuvaPicture(band.width, band.height);
     let partial = 0;
     for (const frame of schedule) {
       const layout = frame.cue === null ? null : layouts[frame.cue]!;
@@ -189,7 +188,7 @@ for (const preset of PRESET_IDS) {
         picture.update(patch);
         if (patch.area.width * patch.area.height < band.width * band.height) partial++;
       }
-      expected.update(wholeBand(reference, layout, frame.t, band));
+      const expected = paintedFromScratch(reference, layout, frame.t, band);
       const differing = visibleDifferences(picture, expected);
       assert.ok(differing <= 24, `${preset} at ${frame.t.toFixed(3)} s: ${differing} pixels differ`);
     }
@@ -211,8 +210,11 @@ function visibleDifferences(a: YuvaPicture, b: YuvaPicture): number {
   return count;
 }
 
-/** The whole band painted from scratch, as a patch. */
-function wholeBand(painter: CaptionPainter, layout: CueLayout | null, t: number, band: Band): PixelPatch {
+/** The picture painted from scratch: a clear canvas brought to the caption. */
+function paintedFromScratch(painter: CaptionPainter, layout: CueLayout | null, t: number, band: Band): YuvaPicture {
+  const picture = new YuvaPicture(band.width, band.height);
   painter.update(null, 0);
-  return painter.update(layout, t) ?? { area: { x: 0, y: 0, width: band.width, height: band.height }, stride: band.width, rgba: new Uint8Array(band.width * band.height * 4) };
+  const patch = painter.update(layout, t);
+  if (patch !== null) picture.update(patch);
+  return picture;
 }

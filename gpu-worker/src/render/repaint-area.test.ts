@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
 import { plainLook, type CaptionFrame } from "./animations/caption-animation.ts";
-import { bandFor } from "./band-layout.ts";
+import { bandFor, type Band, type PixelArea } from "./band-layout.ts";
 import { captionGeometry, layoutCue, type CueLayout, type FontMeasure } from "./caption-layout.ts";
 import { repaintArea, wordBounds, type CaptionState } from "./repaint-area.ts";
 
@@ -17,25 +17,35 @@ const band = bandFor([layout.ink], video);
 
 const still = (l: CueLayout = layout): CaptionFrame => ({ words: l.words.map(() => plainLook(style)), boxes: [] });
 const state = (frame: CaptionFrame, l: CueLayout = layout): CaptionState => ({ layout: l, frame });
-const whole = { x: 0, y: 0, width: band.width, height: band.height };
 
-/** The area in frame pixels. */
-const inFrame = (area: { x: number; y: number; width: number; height: number }) => ({
-  left: band.x + area.x,
-  right: band.x + area.x + area.width,
-  top: band.y + area.y,
-  bottom: band.y + area.y + area.height,
+/** An area of `inBand` in frame pixels. */
+const inFrameOf = (inBand: Band, area: PixelArea) => ({
+  left: inBand.x + area.x,
+  right: inBand.x + area.x + area.width,
+  top: inBand.y + area.y,
+  bottom: inBand.y + area.y + area.height,
 });
+const inFrame = (area: PixelArea) => inFrameOf(band, area);
 
 test("nothing shown before or after: nothing to paint", () => {
   assert.equal(repaintArea(null, null, band, style, geometry), null);
 });
 
-test("a cue appearing, leaving or giving way to another: the whole band", () => {
-  const other = layoutCue({ start: 3, end: 4, lines: [{ words: [{ text: "next", start: 3, end: 4 }] }] }, style, halfEm);
-  assert.deepEqual(repaintArea(null, state(still()), band, style, geometry), whole);
-  assert.deepEqual(repaintArea(state(still()), null, band, style, geometry), whole);
-  assert.deepEqual(repaintArea(state(still()), state(still(other), other), band, style, geometry), whole);
+test("a cue appearing, leaving or giving way to another: everything either shows, not the whole band", () => {
+  const short = layoutCue({ start: 3, end: 4, lines: [{ words: [{ text: "hi", start: 3, end: 4 }] }] }, style, halfEm);
+  const wideBand = bandFor([layout.ink, short.ink], video);
+  const shortOnly = repaintArea(null, state(still(short), short), wideBand, style, geometry);
+  assert.ok(shortOnly !== null && shortOnly.width < wideBand.width / 2, JSON.stringify({ shortOnly, wideBand }));
+  const hi = inFrameOf(wideBand, shortOnly);
+  assert.ok(hi.left <= short.words[0]!.x && hi.right >= short.words[0]!.x + short.words[0]!.width);
+  assert.deepEqual(repaintArea(state(still(short), short), null, wideBand, style, geometry), shortOnly);
+  const both = repaintArea(state(still()), state(still(short), short), wideBand, style, geometry);
+  assert.ok(both !== null && both.width > shortOnly.width && inFrameOf(wideBand, both).left <= layout.words[0]!.x);
+});
+
+test("a cue showing nothing yet: only what the last one showed", () => {
+  const hidden: CaptionFrame = { words: layout.words.map(() => ({ ...plainLook(style), visible: false })), boxes: [] };
+  assert.equal(repaintArea(null, state(hidden), band, style, geometry), null);
 });
 
 test("the same picture: nothing to paint", () => {

@@ -62,8 +62,8 @@ export function overlaps(a: Bounds, b: Bounds): boolean {
 /**
  * The part of the band to paint again to go from `before` to `after` (null: nothing shown), in band pixels:
  * what changed (words whose look changed, background shapes and boxes that moved or faded), where it was and
- * where it is, on even rows and columns for 4:2:0 chroma; the whole band when the cue changes; null when the
- * picture is the same.
+ * where it is, on even rows and columns for 4:2:0 chroma; everything either shows when the cue changes; null
+ * when the picture is the same.
  */
 export function repaintArea(
   before: CaptionState | null,
@@ -72,11 +72,6 @@ export function repaintArea(
   style: ResolvedStyle,
   geometry: CaptionGeometry,
 ): PixelArea | null {
-  if (before === null && after === null) return null;
-  const whole = { x: 0, y: 0, width: band.width, height: band.height };
-  if (before === null || after === null || before.layout !== after.layout) return whole;
-
-  const { layout } = after;
   const changed: Bounds = { left: Infinity, right: -Infinity, top: Infinity, bottom: -Infinity };
   const include = (bounds: Bounds) => {
     changed.left = Math.min(changed.left, bounds.left);
@@ -84,6 +79,42 @@ export function repaintArea(
     changed.top = Math.min(changed.top, bounds.top);
     changed.bottom = Math.max(changed.bottom, bounds.bottom);
   };
+  const paint = { style, geometry, include };
+  if (before === null || after === null || before.layout !== after.layout) {
+    // Outside what either shows, both are transparent.
+    if (before !== null) includeAll(before, paint);
+    if (after !== null) includeAll(after, paint);
+  } else {
+    includeChanges(before, after, paint);
+  }
+  const x0 = Math.max(0, Math.floor((changed.left - band.x) / 2) * 2);
+  const x1 = Math.min(band.width, Math.ceil((changed.right - band.x) / 2) * 2);
+  const y0 = Math.max(0, Math.floor((changed.top - band.y) / 2) * 2);
+  const y1 = Math.min(band.height, Math.ceil((changed.bottom - band.y) / 2) * 2);
+  if (!(x1 > x0 && y1 > y0)) return null;
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+interface Painting {
+  style: ResolvedStyle;
+  geometry: CaptionGeometry;
+  include: (bounds: Bounds) => void;
+}
+
+/** Everything a caption draws: its words, background and boxes. */
+function includeAll(caption: CaptionState, { style, geometry, include }: Painting): void {
+  const { layout, frame } = caption;
+  layout.words.forEach((word, i) => {
+    const look = frame.words[i];
+    if (look !== undefined && drawn(look)) include(wordBounds(layout, word, look, geometry));
+  });
+  for (const shape of backgroundShapes(layout, frame.lines, style.background.type, geometry)) include(rectBounds(shape.rect));
+  for (const box of frame.boxes) include(rectBounds(box.rect));
+}
+
+/** What differs between two looks of one cue, where it was and where it is. */
+function includeChanges(before: CaptionState, after: CaptionState, { style, geometry, include }: Painting): void {
+  const { layout } = after;
   layout.words.forEach((word, i) => {
     const was = before.frame.words[i];
     const is = after.frame.words[i];
@@ -91,20 +122,16 @@ export function repaintArea(
     if (drawn(was)) include(wordBounds(layout, word, was, geometry));
     if (drawn(is)) include(wordBounds(layout, word, is, geometry));
   });
-  const includeRect = (rect: Rect) =>
-    include({ left: rect.x - EDGE_SPILL, right: rect.x + rect.width + EDGE_SPILL, top: rect.y - EDGE_SPILL, bottom: rect.y + rect.height + EDGE_SPILL });
   if (JSON.stringify(before.frame.lines ?? null) !== JSON.stringify(after.frame.lines ?? null)) {
     const was = backgroundShapes(layout, before.frame.lines, style.background.type, geometry);
     const is = backgroundShapes(layout, after.frame.lines, style.background.type, geometry);
-    for (const shape of changedItems(was, is)) includeRect(shape.rect);
+    for (const shape of changedItems(was, is)) include(rectBounds(shape.rect));
   }
-  for (const box of changedItems(before.frame.boxes, after.frame.boxes)) includeRect(box.rect);
-  const x0 = Math.max(0, Math.floor((changed.left - band.x) / 2) * 2);
-  const x1 = Math.min(band.width, Math.ceil((changed.right - band.x) / 2) * 2);
-  const y0 = Math.max(0, Math.floor((changed.top - band.y) / 2) * 2);
-  const y1 = Math.min(band.height, Math.ceil((changed.bottom - band.y) / 2) * 2);
-  if (!(x1 > x0 && y1 > y0)) return null;
-  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+  for (const box of changedItems(before.frame.boxes, after.frame.boxes)) include(rectBounds(box.rect));
+}
+
+function rectBounds(rect: Rect): Bounds {
+  return { left: rect.x - EDGE_SPILL, right: rect.x + rect.width + EDGE_SPILL, top: rect.y - EDGE_SPILL, bottom: rect.y + rect.height + EDGE_SPILL };
 }
 
 /** Whether the painter draws a word with this look. */
