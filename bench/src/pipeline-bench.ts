@@ -24,7 +24,7 @@ import { BenchResultSchema, type ApiScenario, type AsrRun, type BenchResult, typ
 import { makeBenchVideo, type BenchVideo, type Orientation } from "./pipeline/bench-videos.ts";
 import { capacityTable } from "./pipeline/capacity.ts";
 import { measureFloor } from "./pipeline/floor-encode.ts";
-import { asrFor, checkTargets } from "./pipeline/pipeline-targets.ts";
+import { checkTargets } from "./pipeline/pipeline-targets.ts";
 import { ProgressBar, type PlannedStep } from "./pipeline/progress-bar.ts";
 import { sweepPresets } from "./pipeline/preset-sweep.ts";
 import { startServiceProcess } from "./pipeline/service-process.ts";
@@ -91,9 +91,11 @@ const label = {
   floor: (o: Orientation, s: number) => `floor re-encode: ${o} ${s} s`,
   sweep: (o: Orientation, s: number) => `render sweep: ${o} ${s} s`,
 };
+// Each distinct video the plan uses, made once.
+const videoSpecs = [...new Map([...plan.jobs, ...plan.sweeps, { orientation: asrOrientation, seconds: plan.asrSeconds }].map((v) => [videoKey(v.orientation, v.seconds), v])).values()];
 // Weights: rough seconds on a 2-core machine per second of 1080p video.
 const steps: PlannedStep[] = [
-  ...[...new Map([...plan.jobs, ...plan.sweeps, { orientation: asrOrientation, seconds: plan.asrSeconds }].map((v) => [videoKey(v.orientation, v.seconds), v])).values()].map((v) => ({ label: label.video(v.orientation, v.seconds), weight: v.seconds * 0.3 })),
+  ...videoSpecs.map((v) => ({ label: label.video(v.orientation, v.seconds), weight: v.seconds * 0.3 })),
   { label: "start the service", weight: 10 },
   ...plan.jobs.flatMap((j) => [{ label: label.job(j.orientation, j.seconds), weight: j.seconds * 0.7 }, { label: label.floor(j.orientation, j.seconds), weight: j.seconds * 0.4 }]),
   { label: "speech recognition", weight: plan.asrSeconds * 0.5 },
@@ -123,10 +125,9 @@ await chmod(workDir, 0o755);
 try {
   const { encoder, decoder } = await detectHardwarePaths({ logger });
   const videos = new Map<string, BenchVideo>();
-  for (const step of steps.filter((s) => s.label.startsWith("make "))) {
-    const [, orientation, seconds] = /^make (\w+) (\d+) s video$/.exec(step.label)!;
-    progress.start(step.label);
-    videos.set(videoKey(orientation as Orientation, Number(seconds)), await makeBenchVideo(orientation as Orientation, Number(seconds)));
+  for (const { orientation, seconds } of videoSpecs) {
+    progress.start(label.video(orientation, seconds));
+    videos.set(videoKey(orientation, seconds), await makeBenchVideo(orientation, seconds));
   }
   const videoFor = (o: Orientation, s: number) => videos.get(videoKey(o, s))!;
 
@@ -226,7 +227,7 @@ try {
     presets: sweeps,
     api,
     targets: checkTargets({ jobs, presets: sweeps, asr, engine }),
-    capacity: capacityTable({ jobs, presets: sweeps, asr: asrFor(engine, asr), encoder: encoder.encoder }),
+    capacity: capacityTable({ jobs, presets: sweeps, encoder: encoder.encoder }),
   };
   if (!Value.Check(BenchResultSchema, result)) throw new Error(`result does not match its schema: ${JSON.stringify([...Value.Errors(BenchResultSchema, result)].slice(0, 3))}`);
   await mkdir(resultsDir, { recursive: true });

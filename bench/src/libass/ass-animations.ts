@@ -1,5 +1,14 @@
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
-import { applyTextCase } from "@caption/shared/style/text-case";
+import { activeWordIndex, cueTimes, EASE_OUT_BACK_PEAK, EASE_OUT_BACK_PEAK_AT } from "../../../gpu-worker/src/render/animations/caption-animation.ts";
+import { POP_SECONDS as CENTER_POP_SECONDS, START_SCALE as CENTER_POP_START_SCALE } from "../../../gpu-worker/src/render/animations/center-pop.ts";
+import { FLOAT_SECONDS } from "../../../gpu-worker/src/render/animations/float-in.ts";
+import { FADE_SECONDS as GLOW_FADE_SECONDS } from "../../../gpu-worker/src/render/animations/glow-fade-in.ts";
+import { INACTIVE_OUTLINE_SCALE } from "../../../gpu-worker/src/render/animations/active-word-outline.ts";
+import { UNSPOKEN_OPACITY } from "../../../gpu-worker/src/render/animations/active-word-opacity.ts";
+import { POP_SECONDS as POP_IN_SECONDS, START_SCALE as POP_IN_START_SCALE } from "../../../gpu-worker/src/render/animations/pop-in.ts";
+import { GROW_SECONDS, GROWTH } from "../../../gpu-worker/src/render/animations/scale-active.ts";
+import { SLIDE_SECONDS } from "../../../gpu-worker/src/render/animations/slide-lines.ts";
+import { displayText } from "../../../gpu-worker/src/render/caption-layout.ts";
 import type { Cue } from "../../../gpu-worker/src/render/cue-builder.ts";
 
 /**
@@ -60,6 +69,8 @@ interface TimedWord {
   line: number;
   /** When the word's line begins: its first word's start. */
   lineStart: number;
+  /** The text as drawn (text case applied). */
+  display: string;
 }
 
 type MotionValues = Partial<Pick<AssWordLook, "scale" | "opacity">>;
@@ -69,29 +80,22 @@ interface Keyframe extends MotionValues {
   atSeconds: number;
 }
 
-// As in gpu-worker/src/render/animations/*.ts.
-const POP_IN = { seconds: 0.18, startScale: 0.4 };
-const CENTER_POP = { seconds: 0.22, startScale: 0.5 };
-const SCALE_ACTIVE = { seconds: 0.1, growth: 0.15 };
-const FLOAT_IN_SECONDS = 0.3;
-const GLOW_FADE_SECONDS = 0.25;
-const SLIDE_LINES_SECONDS = 0.25;
-const UNSPOKEN_OPACITY = 0.4;
-const INACTIVE_OUTLINE_SCALE = 0.35;
-// easeOutBack peaks at 1.1 after 58% of its time: where a pop overshoots before it settles.
-const BACK_PEAK = { value: 1.1, at: 0.58 };
-
 /** The states a cue is shown in, covering [cue.start, cue.end) without gaps. */
 export function assStates(cue: Cue, style: ResolvedStyle): AssState[] {
-  const words: TimedWord[] = cue.lines.flatMap((line, index) =>
-    line.words.map((word) => ({ ...word, line: index, lineStart: line.words[0]?.start ?? cue.start })),
-  );
+  const words: TimedWord[] = cue.lines.flatMap((line, index) => {
+    const lineStart = line.words[0]?.start ?? cue.start;
+    return line.words.map((word) => ({ ...word, line: index, lineStart, display: displayText(word.text, style) }));
+  });
   const times = stateTimes(cue, words, style.animation);
-  return times.map((t, k) => ({
-    start: t,
-    end: times[k + 1] ?? cue.end,
-    words: words.map((word, i) => ({ display: applyTextCase(word.text, style.text_case), line: word.line, look: lookAt(words, i, t, cue, style) })),
-  }));
+  const plain = plainLook(style.text_color);
+  return times.map((t, k) => {
+    const active = activeWordIndex({ words }, t);
+    return {
+      start: t,
+      end: times[k + 1] ?? cue.end,
+      words: words.map((word, i) => ({ display: word.display, line: word.line, look: lookAt(word, i === active, t, cue, style, plain) })),
+    };
+  });
 }
 
 /** Cue start and the instants inside the cue where a word's look switches. */
@@ -118,14 +122,10 @@ function stateTimes(cue: Cue, words: readonly TimedWord[], animation: ResolvedSt
       changes = words.map((w) => w.start);
       break;
   }
-  const inside = changes.filter((t) => t > cue.start && t < cue.end);
-  return [cue.start, ...[...new Set(inside)].sort((a, b) => a - b)];
+  return cueTimes({ cue }, changes);
 }
 
-function lookAt(words: readonly TimedWord[], index: number, t: number, cue: Cue, style: ResolvedStyle): AssWordLook {
-  const word = words[index]!;
-  const plain = plainLook(style);
-  const isActive = index === activeIndex(words, t);
+function lookAt(word: TimedWord, isActive: boolean, t: number, cue: Cue, style: ResolvedStyle, plain: AssWordLook): AssWordLook {
   const spoken = word.start <= t;
   switch (style.animation) {
     case "none":
@@ -137,19 +137,19 @@ function lookAt(words: readonly TimedWord[], index: number, t: number, cue: Cue,
       return {
         ...plain,
         color: style.highlight_color,
-        ...keyframed(t, word.start, { scale: 1 }, [{ atSeconds: SCALE_ACTIVE.seconds, scale: 1 + SCALE_ACTIVE.growth }]),
+        ...keyframed(t, word.start, { scale: 1 }, [{ atSeconds: GROW_SECONDS, scale: 1 + GROWTH }]),
       };
     case "pop-in":
-      return spoken ? { ...plain, ...pop(t, word.start, POP_IN) } : { ...plain, opacity: 0 };
+      return spoken ? { ...plain, ...pop(t, word.start, { seconds: POP_IN_SECONDS, startScale: POP_IN_START_SCALE }) } : { ...plain, opacity: 0 };
     case "center-pop":
-      return { ...plain, ...pop(t, cue.start, CENTER_POP) };
+      return { ...plain, ...pop(t, cue.start, { seconds: CENTER_POP_SECONDS, startScale: CENTER_POP_START_SCALE }) };
     case "float-in":
-      return spoken ? { ...plain, ...fadeIn(t, word.start, FLOAT_IN_SECONDS) } : { ...plain, opacity: 0 };
+      return spoken ? { ...plain, ...fadeIn(t, word.start, FLOAT_SECONDS) } : { ...plain, opacity: 0 };
     case "glow-fade-in":
       return spoken ? { ...plain, ...fadeIn(t, word.start, GLOW_FADE_SECONDS) } : { ...plain, opacity: 0 };
     case "slide-lines":
       return word.lineStart <= t
-        ? { ...plain, carriesBackground: true, ...fadeIn(t, word.lineStart, SLIDE_LINES_SECONDS) }
+        ? { ...plain, carriesBackground: true, ...fadeIn(t, word.lineStart, SLIDE_SECONDS) }
         : { ...plain, carriesBackground: true, opacity: 0 };
     case "active-word-box":
       return { ...plain, boxed: isActive };
@@ -164,23 +164,15 @@ function lookAt(words: readonly TimedWord[], index: number, t: number, cue: Cue,
   }
 }
 
-function plainLook(style: ResolvedStyle): AssWordLook {
-  return { color: style.text_color, opacity: 1, outlineScale: 1, weight: null, scale: 1, transitions: [], carriesBackground: false, boxed: false, fill: null };
-}
-
-/** The word being spoken at `t`: the last one started (it stays active through pauses), or -1. */
-function activeIndex(words: readonly TimedWord[], t: number): number {
-  let active = -1;
-  words.forEach((word, i) => {
-    if (word.start <= t) active = i;
-  });
-  return active;
+/** A word drawn in the style's own look, nothing animated. */
+export function plainLook(textColor: string): AssWordLook {
+  return { color: textColor, opacity: 1, outlineScale: 1, weight: null, scale: 1, transitions: [], carriesBackground: false, boxed: false, fill: null };
 }
 
 function pop(t: number, start: number, motion: { seconds: number; startScale: number }): Motion {
-  const peak = motion.startScale + (1 - motion.startScale) * BACK_PEAK.value;
+  const peak = motion.startScale + (1 - motion.startScale) * EASE_OUT_BACK_PEAK;
   return keyframed(t, start, { scale: motion.startScale }, [
-    { atSeconds: motion.seconds * BACK_PEAK.at, scale: peak },
+    { atSeconds: motion.seconds * EASE_OUT_BACK_PEAK_AT, scale: peak },
     { atSeconds: motion.seconds, scale: 1 },
   ]);
 }

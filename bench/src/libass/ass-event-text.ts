@@ -1,5 +1,5 @@
 import type { FontFamily } from "@caption/shared/api/style";
-import type { AssTransition, AssWord, AssWordLook } from "./ass-animations.ts";
+import { plainLook, type AssTransition, type AssWord, type AssWordLook } from "./ass-animations.ts";
 import { alphaByte, assEscape, assNumber, assTagAlpha, assTagColor } from "./ass-format.ts";
 
 /**
@@ -24,7 +24,7 @@ export interface LayerText {
 
 /** The dialogue text of one event on one layer; `timed` when it changes during the event (`\t`, `\kf`). */
 export function assEventText(words: readonly AssWord[], layer: AssLayer, context: LayerText): { text: string; timed: boolean } {
-  let current = tagsFor(styleLook(context), layer, context);
+  let current = tagsFor(plainLook(context.textColor), layer, context);
   let currentTransitions = "";
   let animated = new Set<string>();
   let karaokeCs = 0;
@@ -73,20 +73,6 @@ function block(tags: string): string {
 }
 
 /** What the layer's style draws without tags. */
-function styleLook(context: LayerText): AssWordLook {
-  return {
-    color: context.textColor,
-    opacity: 1,
-    outlineScale: 1,
-    weight: null,
-    scale: 1,
-    transitions: [],
-    carriesBackground: false,
-    boxed: false,
-    fill: null,
-  };
-}
-
 /** Override tags of a look on a layer, by what they set. Size and face go on every layer so all lay out alike. */
 function tagsFor(look: AssWordLook, layer: AssLayer, context: LayerText): Map<string, string> {
   const tags = new Map<string, string>();

@@ -1,5 +1,6 @@
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import { blockShift } from "@caption/shared/style/geometry";
+import { PAD_X_EM as WORD_BOX_PAD_X_EM } from "../../../gpu-worker/src/render/animations/active-word-box.ts";
 import { captionGeometry, type CaptionGeometry, type FontMeasure } from "../../../gpu-worker/src/render/caption-layout.ts";
 import { skiaFontMeasure } from "../../../gpu-worker/src/render/caption-painter.ts";
 import type { Cue } from "../../../gpu-worker/src/render/cue-builder.ts";
@@ -18,8 +19,6 @@ const EVENT_FORMAT = "Layer, Start, End, Style, Name, MarginL, MarginR, MarginV,
 const LIBASS_BLUR_SIGMA = 2 / Math.sqrt(Math.log(256));
 // libass draws no shadow at offset (0, 0); a hundredth of a pixel keeps a centred glow and moves nothing.
 const MIN_SHADOW_OFFSET = 0.01;
-// As in gpu-worker/src/render/animations/active-word-box.ts: how far the box reaches past its word, in em.
-const WORD_BOX_PAD_X_EM = 0.15;
 // ASS BorderStyle: 1 outline and drop shadow, 3 opaque box (in OutlineColour, `\xbord`/`\ybord` around the text).
 const OUTLINE = 1;
 const OPAQUE_BOX = 3;

@@ -1,4 +1,3 @@
-import type { Logger } from "pino";
 import { runFfmpeg, type FfmpegProgress } from "../../../gpu-worker/src/media/ffmpeg.ts";
 
 export interface LibassBurnInOptions {
@@ -12,13 +11,10 @@ export interface LibassBurnInOptions {
   decoderArgs?: readonly string[];
   /** Output-side video encoder arguments, as our renderer's (H264Encoder.args). */
   encoderArgs: readonly string[];
-  /** "copy" (default) keeps an AAC track as our renderer does; "aac" re-encodes any other codec, as it does. */
-  audio?: "copy" | "aac";
+  /** Audio mapping and codec, as our renderer's (audioOutputArgs()); default: copy the first track if there is one. */
+  audioArgs?: readonly string[];
   signal?: AbortSignal;
-  /** Default "ffmpeg". */
-  binary?: string;
   onProgress?: (progress: FfmpegProgress) => void;
-  logger?: Logger;
 }
 
 /**
@@ -27,9 +23,7 @@ export interface LibassBurnInOptions {
  */
 export async function burnInWithLibass(options: LibassBurnInOptions): Promise<void> {
   await runFfmpeg({
-    binary: options.binary,
     signal: options.signal,
-    logger: options.logger,
     onProgress: options.onProgress,
     args: [
       "-hide_banner",
@@ -39,8 +33,7 @@ export async function burnInWithLibass(options: LibassBurnInOptions): Promise<vo
       "-i", options.inputPath,
       "-vf", assFilter(options.assPath, options.fontsDir),
       "-map", "0:v:0",
-      "-map", "0:a:0?",
-      "-c:a", options.audio ?? "copy",
+      ...(options.audioArgs ?? ["-map", "0:a:0?", "-c:a", "copy"]),
       ...options.encoderArgs,
       "-movflags", "+faststart",
       "-f", "mp4",

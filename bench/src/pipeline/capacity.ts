@@ -1,4 +1,5 @@
-import type { AsrRun, CapacityRow, JobRun, PresetSweep } from "./bench-result.ts";
+import { FRAME_RATE } from "./bench-videos.ts";
+import type { CapacityRow, JobRun, PresetSweep } from "./bench-result.ts";
 
 /**
  * Assumptions behind the GPU projections; none is measured here. They are inputs, printed with the table,
@@ -12,12 +13,13 @@ export const GPU_ASSUMPTIONS = {
 } as const;
 
 const perHour = (seconds: number) => Math.round((3600 / seconds) * 10) / 10;
+const longestJob = (jobs: readonly JobRun[]) => jobs.reduce((a, b) => (a.clip.duration_seconds >= b.clip.duration_seconds ? a : b));
 
 /**
  * Videos per hour per worker (one job at a time). Measured where a job of that length ran; otherwise
  * extrapolated from the other length (fixed cost + per-second cost, from the stage times).
  */
-export function capacityTable(input: { jobs: readonly JobRun[]; presets: readonly PresetSweep[]; asr: AsrRun | undefined; encoder: string }): CapacityRow[] {
+export function capacityTable(input: { jobs: readonly JobRun[]; presets: readonly PresetSweep[]; encoder: string }): CapacityRow[] {
   const rows: CapacityRow[] = [];
   for (const orientation of ["portrait", "landscape"] as const) {
     const jobs = input.jobs.filter((job) => job.clip.orientation === orientation);
@@ -27,7 +29,7 @@ export function capacityTable(input: { jobs: readonly JobRun[]; presets: readonl
       const exact = jobs.find((job) => Math.abs(job.clip.duration_seconds - duration) < 1);
       if (exact) return { seconds: exact.wall_ms / 1000, measured: true };
       // Scale the longest measured job: stage times grow with duration; the API round trips do not.
-      const longest = jobs.reduce((a, b) => (a.clip.duration_seconds >= b.clip.duration_seconds ? a : b));
+      const longest = longestJob(jobs);
       const scaled = Object.entries(longest.stage_ms).reduce((sum, [stage, ms]) => sum + (stage === "charge" ? ms : (ms * duration) / longest.clip.duration_seconds), 0);
       const overhead = Math.max(0, longest.wall_ms - Object.values(longest.stage_ms).reduce((a, b) => a + b, 0));
       return { seconds: (scaled + overhead) / 1000, measured: false };
@@ -47,21 +49,20 @@ export function capacityTable(input: { jobs: readonly JobRun[]; presets: readonl
 }
 
 function gpuProjections(jobs: readonly JobRun[], input: { presets: readonly PresetSweep[] }, size: string): CapacityRow[] {
-  const job = jobs.reduce((a, b) => (a.clip.duration_seconds >= b.clip.duration_seconds ? a : b));
+  const job = longestJob(jobs);
   const duration = job.clip.duration_seconds;
-  const frames = duration * 30;
   // Per second of video: what stays on the CPU (download, probe, storing; drawing captions) is taken as measured.
   const fixedMs = (job.stage_ms.ingest ?? 0) + (job.stage_ms.inspect ?? 0) + (job.stage_ms.store ?? 0) + (job.stage_ms.charge ?? 0);
   const sweep = input.presets.find((s) => s.clip.orientation === job.clip.orientation);
   const drawn = sweep?.runs.find((run) => run.preset === job.preset);
   const drawMsPerVideoSecond = drawn?.frames_per_second ? ((drawn.frames_drawn / sweep!.clip.duration_seconds) * 1000) / drawn.frames_per_second : 0;
   const asrMsPerVideoSecond = GPU_ASSUMPTIONS.gpuAsrRealTimeFactor * 1000;
-  const encodeMsPerVideoSecond = ((frames / duration) * 1000) / GPU_ASSUMPTIONS.nvencFramesPerSecond1080p;
-  const renderMsPerVideoSecond = Math.max(encodeMsPerVideoSecond, drawMsPerVideoSecond);
-  const nvencSeconds = (d: number) => ((fixedMs * d) / duration + d * (asrMsPerVideoSecond + renderMsPerVideoSecond)) / 1000;
+  const encodeMsPerVideoSecond = (FRAME_RATE * 1000) / GPU_ASSUMPTIONS.nvencFramesPerSecond1080p;
+  // Job seconds for a video of d seconds, given what rendering costs per second of video.
+  const jobSeconds = (renderMsPerVideoSecond: number) => (d: number) => ((fixedMs * d) / duration + d * (asrMsPerVideoSecond + renderMsPerVideoSecond)) / 1000;
+  const nvencSeconds = jobSeconds(Math.max(encodeMsPerVideoSecond, drawMsPerVideoSecond));
   // H100/H200: no NVENC; the render stage stays on the CPU as measured here.
-  const cpuRenderMsPerVideoSecond = (job.stage_ms.render ?? 0) / duration;
-  const cpuEncodeSeconds = (d: number) => ((fixedMs * d) / duration + d * (asrMsPerVideoSecond + cpuRenderMsPerVideoSecond)) / 1000;
+  const cpuEncodeSeconds = jobSeconds((job.stage_ms.render ?? 0) / duration);
   const assumptions = `assumed: NVENC ${GPU_ASSUMPTIONS.nvencFramesPerSecond1080p} fps at 1080p, GPU ASR RTF ${GPU_ASSUMPTIONS.gpuAsrRealTimeFactor}; measured here: ingest/inspect/store ${(fixedMs / 1000).toFixed(1)} s per ${duration.toFixed(0)} s, caption drawing ${drawn?.frames_per_second ? `${drawn.frames_per_second} frames/s` : "not measured (no render sweep of this orientation)"}`;
   return [
     {

@@ -5,6 +5,7 @@ import type { H264Encoder } from "../../../gpu-worker/src/media/h264-encoder.ts"
 import type { MediaInfo } from "../../../gpu-worker/src/media/media-info.ts";
 import type { VideoDecoder } from "../../../gpu-worker/src/media/video-decoder.ts";
 import type { Cue } from "../../../gpu-worker/src/render/cue-builder.ts";
+import { audioOutputArgs } from "../../../gpu-worker/src/render/render-video.ts";
 import { assSubtitles } from "../libass/ass-subtitles.ts";
 import { linkBundledFonts } from "../libass/ass-fonts.ts";
 import { burnInWithLibass } from "../libass/libass-burn-in.ts";
@@ -35,7 +36,7 @@ export async function measureLibass(options: {
       fontsDir,
       decoderArgs: options.decoder.inputArgs,
       encoderArgs: options.encoder.args,
-      audio: options.media.audioCodec === "aac" ? "copy" : "aac",
+      audioArgs: audioOutputArgs(options.media),
     });
   });
   return { wall_ms: run.wallMs, cpu_ms: run.cpuMs };

@@ -1,8 +1,11 @@
 import { FfmpegError } from "./ffmpeg.ts";
 
 // A broken driver can hang a probe; past this the CPU path is the safe answer.
-export const GPU_PROBE_TIMEOUT_MS = 20_000;
+const GPU_PROBE_TIMEOUT_MS = 20_000;
 const REASON_MAX_CHARS = 1_000;
+
+/** ffmpeg input arguments for the one frame a probe works on. */
+export const PROBE_FRAME_INPUT: readonly string[] = ["-hide_banner", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "color=c=black:s=256x256:r=30", "-frames:v", "1"];
 
 export interface GpuProbeOptions {
   /** Default "ffmpeg". */

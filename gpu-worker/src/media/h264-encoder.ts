@@ -1,6 +1,5 @@
-import type { Logger } from "pino";
 import { runFfmpeg } from "./ffmpeg.ts";
-import { gpuUnavailableReason, type GpuProbeOptions } from "./gpu-probe.ts";
+import { gpuUnavailableReason, PROBE_FRAME_INPUT, type GpuProbeOptions } from "./gpu-probe.ts";
 
 export type H264EncoderName = "h264_nvenc" | "libx264";
 
@@ -20,7 +19,7 @@ export const X264_ENCODER: H264Encoder = {
   args: ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p"],
 };
 
-export interface EncoderChoice {
+interface EncoderChoice {
   encoder: H264Encoder;
   /** Why h264_nvenc is not used; null when it is. */
   fallbackReason: string | null;
@@ -35,16 +34,8 @@ export async function probeH264Encoder(options: GpuProbeOptions = {}): Promise<E
     runFfmpeg({
       binary: options.binary,
       signal,
-      args: ["-hide_banner", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "color=c=black:s=256x256:r=30", "-frames:v", "1", ...NVENC_ENCODER.args, "-f", "null", "-"],
+      args: [...PROBE_FRAME_INPUT, ...NVENC_ENCODER.args, "-f", "null", "-"],
     }),
   );
   return { encoder: fallbackReason === null ? NVENC_ENCODER : X264_ENCODER, fallbackReason };
-}
-
-/** probeH264Encoder, logging which encoder runs, for callers that do not decode video (detectHardwarePaths logs both). */
-export async function detectH264Encoder(options: GpuProbeOptions & { logger?: Logger } = {}): Promise<H264Encoder> {
-  const { encoder, fallbackReason } = await probeH264Encoder(options);
-  if (fallbackReason === null) options.logger?.info({ encoder: encoder.encoder }, "H.264 encoding on the GPU (h264_nvenc)");
-  else options.logger?.info({ encoder: encoder.encoder, nvenc_error: fallbackReason }, "h264_nvenc unavailable; H.264 encoding on the CPU (libx264)");
-  return encoder;
 }

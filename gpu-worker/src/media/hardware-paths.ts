@@ -1,17 +1,18 @@
 import type { Logger } from "pino";
+import type { SpeechEngine } from "../asr/speech-engine.ts";
 import type { GpuProbeOptions } from "./gpu-probe.ts";
 import { probeH264Encoder, type H264Encoder } from "./h264-encoder.ts";
 import { probeVideoDecoder, type VideoDecoder } from "./video-decoder.ts";
 
-export interface HardwarePaths {
+interface HardwarePaths {
   encoder: H264Encoder;
   decoder: VideoDecoder;
 }
 
-export interface DetectHardwarePathsOptions extends GpuProbeOptions {
+interface DetectHardwarePathsOptions extends GpuProbeOptions {
   logger: Logger;
   /** The execution provider the speech engine runs on, when the engine reports it. */
-  asrProvider?: string;
+  asrProvider?: SpeechEngine["provider"];
 }
 
 /**

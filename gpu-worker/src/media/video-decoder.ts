@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runFfmpeg } from "./ffmpeg.ts";
-import { gpuUnavailableReason, type GpuProbeOptions } from "./gpu-probe.ts";
+import { gpuUnavailableReason, PROBE_FRAME_INPUT, type GpuProbeOptions } from "./gpu-probe.ts";
 
 export type VideoDecoderName = "nvdec" | "software";
 
@@ -20,7 +20,7 @@ export const NVDEC_DECODER: VideoDecoder = { decoder: "nvdec", inputArgs: ["-hwa
 
 export const SOFTWARE_DECODER: VideoDecoder = { decoder: "software", inputArgs: [] };
 
-export interface DecoderChoice {
+interface DecoderChoice {
   decoder: VideoDecoder;
   /** Why NVDEC is not used; null when it is. */
   fallbackReason: string | null;
@@ -40,7 +40,7 @@ export async function probeVideoDecoder(options: GpuProbeOptions = {}): Promise<
       await runFfmpeg({
         binary: options.binary,
         signal,
-        args: ["-hide_banner", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "color=c=black:s=256x256:r=30", "-frames:v", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-f", "mp4", clip],
+        args: [...PROBE_FRAME_INPUT, "-c:v", "libx264", "-pix_fmt", "yuv420p", "-f", "mp4", clip],
       });
       await runFfmpeg({
         binary: options.binary,

@@ -1,3 +1,5 @@
+import { EDGE_SPILL } from "./caption-layout.ts";
+
 /** The rectangle of the frame that holds every caption: only it is drawn, piped and overlaid. */
 export interface Band {
   x: number;
@@ -22,8 +24,6 @@ export interface InkExtent {
   right: number;
 }
 
-// Anti-aliased edges spill a pixel past the computed extents.
-const EDGE_SPILL = 1;
 // 4:2:0 chroma pairs rows and columns: the band starts and ends on even ones.
 const MIN_SIZE = 2;
 

@@ -73,7 +73,7 @@ const BACKGROUND_PAD_X_EM = 0.3;
 const BACKGROUND_PAD_Y_EM = 0.08;
 const BACKGROUND_RADIUS_EM = 0.3;
 // Anti-aliasing spills a pixel past computed edges.
-const EDGE_SPILL = 1;
+export const EDGE_SPILL = 1;
 // Italic glyphs (real or sheared by Skia) lean past their advance by up to this fraction of the font size.
 const ITALIC_OVERHANG_EM = 0.2;
 

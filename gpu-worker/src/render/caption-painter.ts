@@ -161,7 +161,9 @@ export class CaptionPainter {
     // Rectangles of one opacity share a path: where line backgrounds overlap they fill once, not twice as dark.
     const byOpacity = new Map<number, BackgroundShape[]>();
     for (const shape of backgroundShapes(layout, lineLooks, this.#style.background.type, this.#geometry)) {
-      byOpacity.set(shape.opacity, [...(byOpacity.get(shape.opacity) ?? []), shape]);
+      const group = byOpacity.get(shape.opacity);
+      if (group) group.push(shape);
+      else byOpacity.set(shape.opacity, [shape]);
     }
     for (const [opacity, shapes] of byOpacity) {
       ctx.beginPath();
@@ -196,7 +198,9 @@ export class CaptionPainter {
       const word = layout.words[i];
       if (word === undefined || !drawn(look)) return;
       if (!overlaps(wordBounds(layout, word, look, this.#geometry), bounds)) return;
-      byOpacity.set(look.opacity, [...(byOpacity.get(look.opacity) ?? []), i]);
+      const group = byOpacity.get(look.opacity);
+      if (group) group.push(i);
+      else byOpacity.set(look.opacity, [i]);
     });
     for (const [opacity, indices] of byOpacity) {
       if (opacity >= 1) {

@@ -131,9 +131,12 @@ async function write(stdin: Writable, chunks: readonly Buffer[], exit: Promise<u
   await Promise.race([new Promise<void>((resolve) => stdin.write(last, () => resolve())), exit]);
 }
 
+/** The source's first audio track, copied when it is AAC (what MP4 players expect), else encoded to AAC. */
+export function audioOutputArgs(media: Pick<MediaInfo, "hasAudio" | "audioCodec">): string[] {
+  return media.hasAudio ? ["-map", "0:a:0", "-c:a", media.audioCodec === "aac" ? "copy" : "aac"] : [];
+}
+
 function ffmpegArgs(options: RenderVideoOptions, band: Band): string[] {
-  const { media } = options;
-  const audio = media.hasAudio ? ["-map", "0:a:0", "-c:a", media.audioCodec === "aac" ? "copy" : "aac"] : [];
   return [
     "-hide_banner",
     "-loglevel", "error",
@@ -144,7 +147,7 @@ function ffmpegArgs(options: RenderVideoOptions, band: Band): string[] {
     "-i", "pipe:0",
     "-filter_complex", `[0:v][1:v]overlay=x=${band.x}:y=${band.y}:alpha=straight:eof_action=pass[v]`,
     "-map", "[v]",
-    ...audio,
+    ...audioOutputArgs(options.media),
     ...options.encoder.args,
     "-movflags", "+faststart",
     "-f", "mp4",

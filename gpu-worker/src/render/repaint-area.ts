@@ -2,7 +2,7 @@ import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import type { CaptionFrame, WordLook } from "./animations/caption-animation.ts";
 import { backgroundShapes } from "./background-shapes.ts";
 import type { Band, PixelArea } from "./band-layout.ts";
-import type { CaptionGeometry, CueLayout, PlacedWord, Rect } from "./caption-layout.ts";
+import { EDGE_SPILL, type CaptionGeometry, type CueLayout, type PlacedWord, type Rect } from "./caption-layout.ts";
 
 /** A cue's caption as it looks at one instant. */
 export interface CaptionState {
@@ -18,8 +18,6 @@ const UNMEASURED_ROOM_EM = 0.25;
 const REWEIGHT_GROWTH = 0.15;
 // How far a shadow's blur spreads, in multiples of shadowBlur (three standard deviations of half of it).
 export const SHADOW_REACH_BLURS = 1.5;
-// Anti-aliasing spills a pixel past computed edges.
-const EDGE_SPILL = 1;
 
 /** Edges of a region of the frame, in frame pixels. */
 export interface Bounds {
@@ -157,7 +155,9 @@ function sameLook(a: WordLook, b: WordLook): boolean {
 
 /** The items of either list that the other does not have, compared by value. */
 function changedItems<T>(a: readonly T[], b: readonly T[]): T[] {
-  const keysA = new Set(a.map((item) => JSON.stringify(item)));
-  const keysB = new Set(b.map((item) => JSON.stringify(item)));
-  return [...a.filter((item) => !keysB.has(JSON.stringify(item))), ...b.filter((item) => !keysA.has(JSON.stringify(item)))];
+  const keysA = a.map((item) => JSON.stringify(item));
+  const keysB = b.map((item) => JSON.stringify(item));
+  const inA = new Set(keysA);
+  const inB = new Set(keysB);
+  return [...a.filter((_, i) => !inB.has(keysA[i]!)), ...b.filter((_, i) => !inA.has(keysB[i]!))];
 }

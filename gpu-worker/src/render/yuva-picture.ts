@@ -82,13 +82,14 @@ function convert(
   lumaA: Uint16Array,
 ): void {
   const halfWidth = width / 2;
+  const pairs = area.width / 2;
   for (let row = 0; row < area.height; row += 2) {
     const top = row * stride;
     const bottom = top + stride;
     const pairTop = ((area.y + row) * width + area.x) / 2;
     const pairBottom = pairTop + halfWidth;
     const chroma = ((area.y + row) / 2) * halfWidth + area.x / 2;
-    for (let k = 0; k < area.width / 2; k++) {
+    for (let k = 0; k < pairs; k++) {
       const v00 = pixels[top + 2 * k]!;
       const v01 = pixels[top + 2 * k + 1]!;
       const v10 = pixels[bottom + 2 * k]!;

@@ -3,7 +3,7 @@ import type { CueLayout } from "../caption-layout.ts";
 import { activeWordIndex, easeOutCubic, plainLook, progress, wordStartMotionTimes, type CaptionAnimation } from "./caption-animation.ts";
 
 const SLIDE_SECONDS = 0.12;
-const PAD_X_EM = 0.15;
+export const PAD_X_EM = 0.15;
 const RADIUS_EM = 0.18;
 
 function wordBox(layout: CueLayout, index: number): Rect {

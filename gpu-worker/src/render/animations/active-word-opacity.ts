@@ -1,6 +1,6 @@
 import { plainLook, wordStartTimes, type CaptionAnimation } from "./caption-animation.ts";
 
-const UNSPOKEN_OPACITY = 0.4;
+export const UNSPOKEN_OPACITY = 0.4;
 
 /** Words already spoken are opaque, the rest dimmed. */
 export const activeWordOpacity: CaptionAnimation = {

@@ -1,6 +1,6 @@
 import { activeWordIndex, plainLook, wordStartTimes, type CaptionAnimation } from "./caption-animation.ts";
 
-const INACTIVE_OUTLINE_SCALE = 0.35;
+export const INACTIVE_OUTLINE_SCALE = 0.35;
 
 /** The word being spoken wears the full outline; the others a thin one. */
 export const activeWordOutline: CaptionAnimation = {

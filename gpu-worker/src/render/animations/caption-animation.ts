@@ -79,7 +79,7 @@ export function plainLook(style: ResolvedStyle): WordLook {
 }
 
 /** Index of the word being spoken at `t`: the last one started (it stays active through pauses), or -1. */
-export function activeWordIndex(layout: CueLayout, t: number): number {
+export function activeWordIndex(layout: { readonly words: readonly { start: number }[] }, t: number): number {
   let active = -1;
   layout.words.forEach((word, i) => {
     if (word.start <= t) active = i;
@@ -103,8 +103,10 @@ export function easeOutBack(p: number): number {
   return 1 + BACK_C3 * (p - 1) ** 3 + BACK_C1 * (p - 1) ** 2;
 }
 
-/** The highest value easeOutBack reaches (1.1, where its derivative is 0). */
-export const EASE_OUT_BACK_PEAK = easeOutBack(1 - (2 * BACK_C1) / (3 * BACK_C3));
+/** Where easeOutBack peaks (its derivative is 0), about 58 % of the way. */
+export const EASE_OUT_BACK_PEAK_AT = 1 - (2 * BACK_C1) / (3 * BACK_C3);
+/** The highest value easeOutBack reaches, about 1.1. */
+export const EASE_OUT_BACK_PEAK = easeOutBack(EASE_OUT_BACK_PEAK_AT);
 
 /** `from`, the video-frame instants (multiples of `step`) after it and before `to`, and `to`, where motion settles. */
 export function framesBetween(from: number, to: number, step: number): number[] {
@@ -115,7 +117,7 @@ export function framesBetween(from: number, to: number, step: number): number[] 
 }
 
 /** The given instants that fall inside the cue, with its start, ascending and without repeats. */
-export function cueTimes(layout: CueLayout, times: readonly number[]): number[] {
+export function cueTimes(layout: { cue: { start: number; end: number } }, times: readonly number[]): number[] {
   const { start, end } = layout.cue;
   const inside = times.filter((t) => t > start && t < end);
   return [start, ...[...new Set(inside)].sort((a, b) => a - b)];

@@ -1,7 +1,7 @@
 import { EASE_OUT_BACK_PEAK, easeOutBack, framesBetween, cueTimes, plainLook, progress, type CaptionAnimation } from "./caption-animation.ts";
 
-const POP_SECONDS = 0.22;
-const START_SCALE = 0.5;
+export const POP_SECONDS = 0.22;
+export const START_SCALE = 0.5;
 
 /** The whole cue pops in about its centre when it starts. */
 export const centerPop: CaptionAnimation = {

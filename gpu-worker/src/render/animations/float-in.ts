@@ -1,6 +1,6 @@
 import { easeOutCubic, plainLook, progress, wordStartMotionTimes, type CaptionAnimation } from "./caption-animation.ts";
 
-const FLOAT_SECONDS = 0.3;
+export const FLOAT_SECONDS = 0.3;
 const RISE_EM = 0.4;
 
 /** Each word fades in when spoken, rising into place. */

@@ -1,6 +1,6 @@
 import { easeOutCubic, plainLook, progress, wordStartMotionTimes, type CaptionAnimation } from "./caption-animation.ts";
 
-const FADE_SECONDS = 0.25;
+export const FADE_SECONDS = 0.25;
 
 /** Each word fades in when spoken; the glow is the style's shadow, cast by whatever is visible. */
 export const glowFadeIn: CaptionAnimation = {

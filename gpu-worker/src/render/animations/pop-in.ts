@@ -1,7 +1,7 @@
 import { EASE_OUT_BACK_PEAK, easeOutBack, plainLook, progress, wordStartMotionTimes, type CaptionAnimation } from "./caption-animation.ts";
 
-const POP_SECONDS = 0.18;
-const START_SCALE = 0.4;
+export const POP_SECONDS = 0.18;
+export const START_SCALE = 0.4;
 
 /** Each word appears when spoken, popping from small past full size and back. */
 export const popIn: CaptionAnimation = {

@@ -1,7 +1,7 @@
 import { activeWordIndex, easeOutCubic, plainLook, progress, wordStartMotionTimes, type CaptionAnimation } from "./caption-animation.ts";
 
-const GROWTH = 0.15;
-const GROW_SECONDS = 0.1;
+export const GROWTH = 0.15;
+export const GROW_SECONDS = 0.1;
 
 /**
  * The word being spoken takes `highlight_color` and grows; the words beside it on its line move apart by

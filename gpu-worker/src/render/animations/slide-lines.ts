@@ -1,6 +1,6 @@
 import { cueTimes, easeOutCubic, framesBetween, plainLook, progress, type CaptionAnimation } from "./caption-animation.ts";
 
-const SLIDE_SECONDS = 0.25;
+export const SLIDE_SECONDS = 0.25;
 const RISE_LINES = 0.5;
 
 /** Each line, background included, slides up and fades in when its first word is spoken. */
