@@ -1,11 +1,13 @@
 // `npm run bench [-- options]`: what a caption job costs on this machine, and how many fit in an hour.
-//   --full              600 s videos too, and every preset on 60 s portrait and landscape clips (about 45 min on 2 cores)
+//   --full              600 s videos too, and every preset on 60 s portrait and landscape clips, each also burned in
+//                       with libass (about 75 min on 2 cores); the quick run burns in only the job preset with libass
 //   --presets a,b       only these presets in the render sweep (default: all 16)
 //   --orientation O     portrait or landscape only (default: both)
 //   --no-api            skip the API throughput scenarios
 //   --keep              keep the work folder (service log, outputs) and print where it is
 // Everything is measured in one run, so the ratios hold on a noisy machine. Writes bench/results/<timestamp>.json,
-// .md and .svg. A benchmark, not a test: prints PASS/FAIL per target and exits 0 either way (1 only if it could not run).
+// .md and .svg (and, while it runs, <timestamp>.partial.json with what is measured so far, kept if the run fails).
+// A benchmark, not a test: prints PASS/FAIL per target and exits 0 either way (1 only if it could not run).
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -20,7 +22,7 @@ import { startTestHttpsServer } from "@caption/test/fixtures/https-server";
 import { detectHardwarePaths } from "../../gpu-worker/src/media/hardware-paths.ts";
 import { probeMedia } from "../../gpu-worker/src/media/ffprobe.ts";
 import { asrCandidates, measureAsr } from "./pipeline/asr-measure.ts";
-import { BenchResultSchema, type ApiScenario, type AsrRun, type BenchResult, type Clip, type JobRun, type PresetSweep } from "./pipeline/bench-result.ts";
+import { BenchResultSchema, type ApiScenario, type BenchResult, type Clip } from "./pipeline/bench-result.ts";
 import { makeBenchVideo, type BenchVideo, type Orientation } from "./pipeline/bench-videos.ts";
 import { capacityTable } from "./pipeline/capacity.ts";
 import { measureFloor } from "./pipeline/floor-encode.ts";
@@ -49,6 +51,7 @@ const startedAt = new Date();
 const stamp = startedAt.toISOString().replace(/[:.]/g, "-");
 const loadAtStart = os.loadavg();
 const presets = values.presets ? parsePresets(values.presets) : [...PRESET_IDS];
+const libassPresets = values.full ? presets : presets.filter((preset) => preset === JOB_PRESET);
 
 function parsePresets(list: string): PresetId[] {
   const chosen = list.split(",").map((p) => p.trim());
@@ -99,7 +102,7 @@ const steps: PlannedStep[] = [
   { label: "start the service", weight: 10 },
   ...plan.jobs.flatMap((j) => [{ label: label.job(j.orientation, j.seconds), weight: j.seconds * 0.7 }, { label: label.floor(j.orientation, j.seconds), weight: j.seconds * 0.4 }]),
   { label: "speech recognition", weight: plan.asrSeconds * 0.5 },
-  ...plan.sweeps.map((s) => ({ label: label.sweep(s.orientation, s.seconds), weight: s.seconds * 0.45 * (presets.length + 3) })),
+  ...plan.sweeps.map((s) => ({ label: label.sweep(s.orientation, s.seconds), weight: s.seconds * 0.45 * (presets.length + libassPresets.length + 2) })),
   ...(values["no-api"] ? [] : [{ label: "API throughput", weight: 40 }]),
 ];
 const progress = new ProgressBar(steps);
@@ -119,6 +122,15 @@ async function ffmpegVersion(): Promise<string> {
   return stdout.split("\n")[0]?.replace(/^ffmpeg version (\S+).*$/, "$1") ?? "unknown";
 }
 
+const base = path.join(resultsDir, stamp);
+const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
+// What is measured so far, on disk after each section: a failure late in a long run loses nothing measured.
+const measured: Pick<BenchResult, "jobs" | "asr" | "presets" | "api"> = { jobs: [], asr: [], presets: [], api: null };
+async function savePartial(): Promise<void> {
+  await mkdir(resultsDir, { recursive: true });
+  await writeFile(`${base}.partial.json`, `${JSON.stringify({ started_at: startedAt.toISOString(), command, ...measured }, null, 2)}\n`);
+}
+
 const workDir = await mkdtemp(path.join(os.tmpdir(), "caption-bench-"));
 // Run as root, embedded PostgreSQL initialises its cluster as the postgres user.
 await chmod(workDir, 0o755);
@@ -133,7 +145,6 @@ try {
 
   // Whole jobs, through the service as `npm start` runs it, fetching from an HTTPS server on loopback.
   const https = await startTestHttpsServer();
-  const jobs: JobRun[] = [];
   let words: Transcript["words"] = [];
   let engine = "unknown";
   try {
@@ -160,7 +171,8 @@ try {
         progress.start(label.floor(orientation, seconds));
         const media = await probeMedia(video.path);
         const floor = await measureFloor({ media, encoder, decoder, inputPath: video.path, outputPath: path.join(workDir, "floor.mp4"), onProgress: (f) => progress.advance(f) });
-        jobs.push({ clip: clipOf(video), preset: JOB_PRESET, wall_ms: wallMs, stage_ms: completion.stageMs, peak_rss_bytes: peak.peakBytes, rss_at_peak: peak.atPeak, frames_drawn: completion.framesDrawn, floor });
+        measured.jobs.push({ clip: clipOf(video), preset: JOB_PRESET, wall_ms: wallMs, stage_ms: completion.stageMs, peak_rss_bytes: peak.peakBytes, rss_at_peak: peak.atPeak, frames_drawn: completion.framesDrawn, floor });
+        await savePartial();
       }
     } finally {
       await service.stop();
@@ -170,19 +182,18 @@ try {
   }
 
   progress.start("speech recognition");
-  const asr: AsrRun[] = [];
   const asrVideo = videoFor(asrOrientation, plan.asrSeconds);
   for (const candidate of asrCandidates({ modelDir: process.env.ASR_MODEL_DIR ?? path.join(REPO_ROOT, ".data/models"), logger })) {
     const run = await measureAsr(candidate, asrVideo.path, (f) => progress.advance(f), asrVideo.durationSeconds);
-    if (run) asr.push(run);
+    if (run) measured.asr.push(run);
   }
+  await savePartial();
 
-  const sweeps: PresetSweep[] = [];
   for (const { orientation, seconds } of plan.sweeps) {
     const video = videoFor(orientation, seconds);
     const stepLabel = label.sweep(orientation, seconds);
     progress.start(stepLabel);
-    sweeps.push(
+    measured.presets.push(
       await sweepPresets({
         clip: clipOf(video),
         inputPath: video.path,
@@ -192,16 +203,16 @@ try {
         decoder,
         workDir,
         presets,
-        libassPreset: JOB_PRESET,
+        libassPresets,
         onStep: (_, fraction) => progress.advance(fraction),
       }),
     );
+    await savePartial();
   }
 
-  let api: ApiScenario[] | null = null;
   if (!values["no-api"]) {
     progress.start("API throughput");
-    api = await runApiBench(workDir);
+    measured.api = await runApiBench(workDir);
   }
   progress.finish();
 
@@ -210,7 +221,7 @@ try {
     mode: values.full ? "full" : "quick",
     started_at: startedAt.toISOString(),
     finished_at: new Date().toISOString(),
-    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`,
+    command,
     machine: {
       cpus: os.availableParallelism(),
       cpu_model: os.cpus()[0]?.model ?? "unknown",
@@ -222,24 +233,22 @@ try {
     },
     encoder: encoder.encoder,
     decoder: decoder.decoder,
-    asr,
-    jobs,
-    presets: sweeps,
-    api,
-    targets: checkTargets({ jobs, presets: sweeps, asr, engine }),
-    capacity: capacityTable({ jobs, presets: sweeps, encoder: encoder.encoder }),
+    ...measured,
+    targets: checkTargets({ ...measured, engine }),
+    capacity: capacityTable({ ...measured, encoder: encoder.encoder }),
   };
   if (!Value.Check(BenchResultSchema, result)) throw new Error(`result does not match its schema: ${JSON.stringify([...Value.Errors(BenchResultSchema, result)].slice(0, 3))}`);
   await mkdir(resultsDir, { recursive: true });
-  const base = path.join(resultsDir, stamp);
   await writeFile(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
   await writeFile(`${base}.svg`, stageChartSvg(result, engine));
   const markdown = summaryMarkdown(result, `${stamp}.svg`);
   await writeFile(`${base}.md`, markdown);
   console.log(markdown);
+  await rm(`${base}.partial.json`, { force: true });
   console.log(`results: ${path.relative(process.cwd(), base)}.{json,md,svg}`);
 } catch (error) {
   console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  console.error(`what was measured before the failure: ${path.relative(process.cwd(), base)}.partial.json`);
   process.exitCode = 1;
 } finally {
   if (values.keep) console.error(`work folder kept: ${workDir}`);

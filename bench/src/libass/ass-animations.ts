@@ -19,6 +19,26 @@ import type { Cue } from "../../../gpu-worker/src/render/cue-builder.ts";
  * easing curves (transitions are linear; pops keep their overshoot as a second segment) and rounded boxes.
  */
 
+/**
+ * What the ASS version of each animation leaves out of the work our renderer does (null: the same picture
+ * changes, give or take easing), so that a comparison with libass can say when libass draws less.
+ */
+export const ASS_LEAVES_OUT: Readonly<Record<ResolvedStyle["animation"], string | null>> = {
+  none: null,
+  "active-word-color": null,
+  "scale-active": "the neighbours moving apart",
+  "pop-in": null,
+  "center-pop": null,
+  "float-in": "the rise (words only fade in)",
+  "glow-fade-in": null,
+  "slide-lines": "the slide (lines only fade in)",
+  "active-word-box": "the box sliding between words, its rounded corners",
+  "active-word-outline": null,
+  "active-word-opacity": null,
+  "weight-pulse": null,
+  "progressive-fill": null,
+};
+
 /** A change after its event starts, in ms from the event start (it may have begun before the event). */
 export interface AssTransition {
   fromMs: number;

@@ -40,6 +40,16 @@ export const RenderRunSchema = Type.Object({
   frames_per_second: Type.Union([Type.Number(), Type.Null()]),
   cpu_ratio_to_floor: Type.Number(),
   wall_ratio_to_floor: Type.Number(),
+  /** ffmpeg + libass burn-in of the same cues as an ASS script, same encoder settings, measured right after ours. */
+  libass: Type.Union([
+    Type.Object({
+      wall_ms: Ms,
+      cpu_ms: Ms,
+      /** What the ASS version of the animation does not do (null: the same picture changes). */
+      left_out: Type.Union([Type.String(), Type.Null()]),
+    }),
+    Type.Null(),
+  ]),
 });
 
 export const PresetSweepSchema = Type.Object({
@@ -48,8 +58,6 @@ export const PresetSweepSchema = Type.Object({
   floor: Cost,
   floor_runs: Type.Array(Cost),
   runs: Type.Array(RenderRunSchema),
-  /** ffmpeg + libass burn-in of the same cues (one ASS event per highlighted word), same encoder settings. */
-  libass: Type.Union([Type.Object({ preset: Type.String(), wall_ms: Ms, cpu_ms: Ms, cpu_ratio_to_floor: Type.Number() }), Type.Null()]),
 });
 
 export const ApiScenarioSchema = Type.Object({ name: Type.String(), requests_per_second: Type.Number(), p50_ms: Type.Number(), p99_ms: Type.Number() });

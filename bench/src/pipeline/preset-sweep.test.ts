@@ -9,7 +9,7 @@ import { probeMedia } from "../../../gpu-worker/src/media/ffprobe.ts";
 import { SOFTWARE_DECODER } from "../../../gpu-worker/src/media/video-decoder.ts";
 import { sweepPresets } from "./preset-sweep.ts";
 
-test("a sweep renders each preset between two floor runs and burns the same cues in with libass", async () => {
+test("a sweep renders each preset between two floor runs, and burns the chosen ones in with libass right after", async () => {
   const video = await makeSpeechVideo({ text: "one two three four five six", width: 360, height: 640, durationSeconds: 3 });
   const workDir = await mkdtemp(path.join(tmpdir(), "sweep-test-"));
   try {
@@ -24,10 +24,10 @@ test("a sweep renders each preset between two floor runs and burns the same cues
       decoder: SOFTWARE_DECODER,
       workDir,
       presets: ["classic", "karaoke"],
-      libassPreset: "highlight",
+      libassPresets: ["karaoke", "highlight"],
       onStep: (label) => steps.push(label),
     });
-    assert.deepEqual(steps, ["floor (plain re-encode)", "render classic", "render karaoke", "libass burn-in (highlight)", "floor again"]);
+    assert.deepEqual(steps, ["floor (plain re-encode)", "render classic", "render karaoke", "libass burn-in (karaoke)", "floor again"]);
     assert.equal(sweep.floor_runs.length, 2);
     assert.deepEqual(sweep.runs.map((r) => r.preset), ["classic", "karaoke"]);
     for (const run of sweep.runs) {
@@ -37,7 +37,9 @@ test("a sweep renders each preset between two floor runs and burns the same cues
     }
     // Every word changes karaoke's picture; classic changes only per cue.
     assert.ok(sweep.runs[1]!.frames_drawn > sweep.runs[0]!.frames_drawn);
-    assert.ok(sweep.libass && sweep.libass.cpu_ms > 0);
+    assert.equal(sweep.runs[0]!.libass, null);
+    assert.ok(sweep.runs[1]!.libass && sweep.runs[1]!.libass.cpu_ms > 0 && sweep.runs[1]!.libass.wall_ms > 0);
+    assert.equal(sweep.runs[1]!.libass.left_out, null);
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

@@ -12,6 +12,7 @@ import type { Clip, CostMeasurement, PresetSweep, RenderRun } from "./bench-resu
 import { timed } from "./cpu-clock.ts";
 import { measureFloor } from "./floor-encode.ts";
 import { measureLibass } from "./libass-measure.ts";
+import { ASS_LEAVES_OUT } from "../libass/ass-animations.ts";
 
 export interface PresetSweepOptions {
   clip: Clip;
@@ -23,8 +24,8 @@ export interface PresetSweepOptions {
   decoder: VideoDecoder;
   workDir: string;
   presets?: readonly PresetId[];
-  /** The preset also burned in with libass, for the comparison. */
-  libassPreset: PresetId;
+  /** Presets also burned in with libass, each right after our render of it. */
+  libassPresets: readonly PresetId[];
   /** One call per finished measurement, with what is running next. */
   onStep?: (label: string, fraction: number) => void;
 }
@@ -42,7 +43,8 @@ export async function sweepPresets(options: PresetSweepOptions): Promise<PresetS
   const { media, encoder, decoder, workDir } = options;
   const presets = options.presets ?? PRESET_IDS;
   const outputPath = path.join(workDir, `sweep-${options.clip.orientation}.mp4`);
-  const total = presets.length + 3;
+  const libassPresets = presets.filter((preset) => options.libassPresets.includes(preset));
+  const total = presets.length + libassPresets.length + 2;
   let done = 0;
   const step = (label: string) => options.onStep?.(label, done++ / total);
   const floorRun = () => measureFloor({ media, encoder, decoder, inputPath: options.inputPath, outputPath });
@@ -56,20 +58,14 @@ export async function sweepPresets(options: PresetSweepOptions): Promise<PresetS
     const cues = buildStyledCues(options.words, style, media.durationSeconds);
     const run = await timed(() => renderCaptionedVideo({ inputPath: options.inputPath, outputPath, cues, style, media, encoder, decoder }));
     const { framesDrawn, paintMs } = run.value;
-    measured.push({ preset, wall_ms: run.wallMs, cpu_ms: run.cpuMs, frames_drawn: framesDrawn, frames_per_second: paintMs > 0 ? Math.round((framesDrawn * 1000) / paintMs) : null });
+    let libass: RenderRun["libass"] = null;
+    if (libassPresets.includes(preset)) {
+      step(`libass burn-in (${preset})`);
+      const cost = await measureLibass({ inputPath: options.inputPath, outputPath, workDir, media, cues, style, encoder, decoder });
+      libass = { ...cost, left_out: ASS_LEAVES_OUT[style.animation] };
+    }
+    measured.push({ preset, wall_ms: run.wallMs, cpu_ms: run.cpuMs, frames_drawn: framesDrawn, frames_per_second: paintMs > 0 ? Math.round((framesDrawn * 1000) / paintMs) : null, libass });
   }
-  step(`libass burn-in (${options.libassPreset})`);
-  const libassStyle = resolveStyle({ preset: options.libassPreset, video: { width: media.width, height: media.height } });
-  const libass = await measureLibass({
-    inputPath: options.inputPath,
-    outputPath,
-    workDir,
-    media,
-    cues: buildStyledCues(options.words, libassStyle, media.durationSeconds),
-    style: libassStyle,
-    encoder,
-    decoder,
-  });
   step("floor again");
   floorRuns.push(await floorRun());
   await rm(outputPath, { force: true });
@@ -79,6 +75,5 @@ export async function sweepPresets(options: PresetSweepOptions): Promise<PresetS
     floor,
     floor_runs: floorRuns,
     runs: measured.map((run) => ({ ...run, cpu_ratio_to_floor: run.cpu_ms / floor.cpu_ms, wall_ratio_to_floor: run.wall_ms / floor.wall_ms })),
-    libass: { preset: options.libassPreset, ...libass, cpu_ratio_to_floor: libass.cpu_ms / floor.cpu_ms },
   };
 }

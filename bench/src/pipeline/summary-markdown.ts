@@ -37,7 +37,7 @@ export function summaryMarkdown(result: BenchResult, chartFile: string): string 
       ]),
     ),
     "",
-    "Floor: plain ffmpeg decode + re-encode of the same input, same encoder settings, no captions.",
+    "Floor: plain ffmpeg decode + re-encode of the same input, same encoder settings, no captions. libass: ffmpeg's subtitles filter burning in the same cues as an ASS script (bench/src/libass), same encoder settings.",
     "",
     "## Render + encode per preset (CPU time, ratio to the floor)",
     "",
@@ -47,14 +47,25 @@ export function summaryMarkdown(result: BenchResult, chartFile: string): string 
       `${sweep.clip.orientation} ${sweep.clip.width}x${sweep.clip.height}, ${sweep.clip.duration_seconds.toFixed(0)} s; floor ${seconds(sweep.floor.cpu_ms)} s CPU / ${seconds(sweep.floor.wall_ms)} s wall (runs: ${sweep.floor_runs.map((r) => seconds(r.cpu_ms)).join(", ")} s CPU)`,
       "",
       table(
-        ["preset", "CPU s", "wall s", "CPU / floor", "wall / floor", "frames drawn", "drawn/s"],
-        [
-          ...sweep.runs.map((run) => [run.preset, seconds(run.cpu_ms), seconds(run.wall_ms), ratio(run.cpu_ratio_to_floor), ratio(run.wall_ratio_to_floor), run.frames_drawn, run.frames_per_second ?? "–"]),
-          ...(sweep.libass ? [[`libass (${sweep.libass.preset} cues as ASS)`, seconds(sweep.libass.cpu_ms), seconds(sweep.libass.wall_ms), ratio(sweep.libass.cpu_ratio_to_floor), "", "", ""]] : []),
-        ],
+        ["preset", "CPU s", "wall s", "CPU / floor", "wall / floor", "frames drawn", "drawn/s", "libass CPU / floor", "ours / libass CPU"],
+        sweep.runs.map((run) => [
+          run.preset,
+          seconds(run.cpu_ms),
+          seconds(run.wall_ms),
+          ratio(run.cpu_ratio_to_floor),
+          ratio(run.wall_ratio_to_floor),
+          run.frames_drawn,
+          run.frames_per_second ?? "–",
+          run.libass ? ratio(run.libass.cpu_ms / sweep.floor.cpu_ms) : "",
+          run.libass ? `${ratio(run.cpu_ms / run.libass.cpu_ms)}${run.libass.left_out ? " ¹" : ""}` : "",
+        ]),
       ),
       "",
     );
+    const leftOut = sweep.runs.filter((run) => run.libass?.left_out);
+    if (leftOut.length > 0) {
+      parts.push(`¹ The ASS script leaves out ${leftOut.map((run) => `${run.preset}: ${run.libass!.left_out}`).join("; ")}.`, "");
+    }
   }
   parts.push(
     "## Speech recognition",
