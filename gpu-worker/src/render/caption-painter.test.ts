@@ -210,11 +210,19 @@ function visibleDifferences(a: YuvaPicture, b: YuvaPicture): number {
   return count;
 }
 
-/** The picture painted from scratch: a clear canvas brought to the caption. */
+/**
+ * The picture painted from scratch over the whole band (paint, not update, so no repaint-area bounds are
+ * involved), converted as update's patches are: premultiplied first.
+ */
 function paintedFromScratch(painter: CaptionPainter, layout: CueLayout | null, t: number, band: Band): YuvaPicture {
+  const straight = painter.paint(layout, t);
+  const rgba = new Uint8Array(straight.length);
+  for (let i = 0; i < straight.length; i += 4) {
+    const alpha = straight[i + 3]!;
+    for (let c = 0; c < 3; c++) rgba[i + c] = Math.round((straight[i + c]! * alpha) / 255);
+    rgba[i + 3] = alpha;
+  }
   const picture = new YuvaPicture(band.width, band.height);
-  painter.update(null, 0);
-  const patch = painter.update(layout, t);
-  if (patch !== null) picture.update(patch);
+  picture.update({ area: { x: 0, y: 0, width: band.width, height: band.height }, stride: band.width, rgba });
   return picture;
 }

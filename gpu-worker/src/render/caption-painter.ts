@@ -5,7 +5,7 @@ import { backgroundShapes, type BackgroundShape } from "./background-shapes.ts";
 import type { Band, PixelArea } from "./band-layout.ts";
 import { captionGeometry, type CaptionGeometry, type CueLayout, type FontMeasure, type PlacedWord } from "./caption-layout.ts";
 import { fontStack, registerBundledFonts } from "./fonts.ts";
-import { drawn, overlaps, repaintArea, SHADOW_REACH_BLURS, wordBounds, type CaptionState } from "./repaint-area.ts";
+import { drawn, overlaps, repaintArea, shadowReach, wordBounds, type CaptionState } from "./repaint-area.ts";
 import type { PixelPatch } from "./yuva-picture.ts";
 
 const MIN_LINE_EM = 1.15;
@@ -135,9 +135,8 @@ export class CaptionPainter {
         this.#drawText(ctx, layout, frame, region);
       } else {
         // Text reaching the region's shadow lies up to the shadow's reach beyond it.
-        const reachX = Math.ceil(SHADOW_REACH_BLURS * shadow.blur + Math.abs(shadow.dx)) + CLIP_MARGIN;
-        const reachY = Math.ceil(SHADOW_REACH_BLURS * shadow.blur + Math.abs(shadow.dy)) + CLIP_MARGIN;
-        const textRegion = grown(region, reachX, reachY);
+        const reach = shadowReach(this.#geometry);
+        const textRegion = grown(region, Math.ceil(reach.x) + CLIP_MARGIN, Math.ceil(reach.y) + CLIP_MARGIN);
         const textLayer = this.#scratch.get("text", textRegion.width, textRegion.height);
         const textCtx = textLayer.getContext("2d");
         beginRegion(textCtx, this.#band, textRegion);

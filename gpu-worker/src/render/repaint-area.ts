@@ -17,7 +17,7 @@ const UNMEASURED_ROOM_EM = 0.25;
 // A word drawn in a weight other than the one measured may grow by up to this fraction of its width.
 const REWEIGHT_GROWTH = 0.15;
 // How far a shadow's blur spreads, in multiples of shadowBlur (three standard deviations of half of it).
-export const SHADOW_REACH_BLURS = 1.5;
+const SHADOW_REACH_BLURS = 1.5;
 
 /** Edges of a region of the frame, in frame pixels. */
 export interface Bounds {
@@ -25,6 +25,13 @@ export interface Bounds {
   right: number;
   top: number;
   bottom: number;
+}
+
+/** How far a shadow reaches past what casts it, in frame pixels. */
+export function shadowReach(geometry: CaptionGeometry): { x: number; y: number } {
+  const shadow = geometry.shadow;
+  if (shadow === null) return { x: 0, y: 0 };
+  return { x: SHADOW_REACH_BLURS * shadow.blur + Math.abs(shadow.dx), y: SHADOW_REACH_BLURS * shadow.blur + Math.abs(shadow.dy) };
 }
 
 /** Frame pixels a word may paint with `look`: glyphs, outline and shadow. */
@@ -39,16 +46,14 @@ export function wordBounds(layout: CueLayout, word: PlacedWord, look: WordLook, 
   // The painter scales a word about the centre of its advance and line box, then shifts it.
   const centreX = word.x + word.width / 2;
   const centreY = lineTop + layout.lineHeight / 2;
-  const shadow = geometry.shadow;
-  const shadowX = shadow === null ? 0 : SHADOW_REACH_BLURS * shadow.blur + Math.abs(shadow.dx);
-  const shadowY = shadow === null ? 0 : SHADOW_REACH_BLURS * shadow.blur + Math.abs(shadow.dy);
+  const shadow = shadowReach(geometry);
   const x = (v: number) => centreX + look.dx + (v - centreX) * look.scale;
   const y = (v: number) => centreY + look.dy + (v - centreY) * look.scale;
   return {
-    left: x(ink.left - room - reweighted) - shadowX - EDGE_SPILL,
-    right: x(ink.right + room + reweighted) + shadowX + EDGE_SPILL,
-    top: y(ink.top - room) - shadowY - EDGE_SPILL,
-    bottom: y(ink.bottom + room) + shadowY + EDGE_SPILL,
+    left: x(ink.left - room - reweighted) - shadow.x - EDGE_SPILL,
+    right: x(ink.right + room + reweighted) + shadow.x + EDGE_SPILL,
+    top: y(ink.top - room) - shadow.y - EDGE_SPILL,
+    bottom: y(ink.bottom + room) + shadow.y + EDGE_SPILL,
   };
 }
 
