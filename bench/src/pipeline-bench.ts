@@ -1,6 +1,6 @@
 // `npm run bench [-- options]`: what a caption job costs on this machine, and how many fit in an hour.
 //   --full              600 s videos too, and every preset on 60 s portrait and landscape clips, each also burned in
-//                       with libass (about 75 min on 2 cores); the quick run burns in only the job preset with libass
+//                       with libass (about 45 min on 2 cores); the quick run burns in only the job preset with libass
 //   --presets a,b       only these presets in the render sweep (default: all 16)
 //   --orientation O     portrait or landscape only (default: both)
 //   --no-api            skip the API throughput scenarios
