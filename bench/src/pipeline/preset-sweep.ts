@@ -8,11 +8,11 @@ import type { VideoDecoder } from "../../../gpu-worker/src/media/video-decoder.t
 import type { MediaInfo } from "../../../gpu-worker/src/media/media-info.ts";
 import { renderCaptionedVideo } from "../../../gpu-worker/src/render/render-video.ts";
 import { buildStyledCues } from "../../../gpu-worker/src/render/styled-cues.ts";
+import { ASS_LEAVES_OUT } from "../libass/ass-animations.ts";
 import type { Clip, CostMeasurement, PresetSweep, RenderRun } from "./bench-result.ts";
 import { timed } from "./cpu-clock.ts";
 import { measureFloor } from "./floor-encode.ts";
 import { measureLibass } from "./libass-measure.ts";
-import { ASS_LEAVES_OUT } from "../libass/ass-animations.ts";
 
 export interface PresetSweepOptions {
   clip: Clip;
