@@ -19,6 +19,7 @@ import pino from "pino";
 import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
 import type { Transcript } from "@caption/shared/api/transcript";
 import { startTestHttpsServer } from "@caption/test/fixtures/https-server";
+import { REPO_ROOT } from "@caption/test/fixtures/repo-paths";
 import { detectHardwarePaths } from "../../gpu-worker/src/media/hardware-paths.ts";
 import { probeMedia } from "../../gpu-worker/src/media/ffprobe.ts";
 import { asrCandidates, measureAsr } from "./pipeline/asr-measure.ts";
@@ -45,7 +46,6 @@ const { values } = parseArgs({
 });
 
 const JOB_PRESET: PresetId = "highlight";
-const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 const resultsDir = path.join(REPO_ROOT, "bench/results");
 const startedAt = new Date();
 const stamp = startedAt.toISOString().replace(/[:.]/g, "-");

@@ -1,7 +1,7 @@
-import { mkdir, readdir, symlink } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { mkdir, symlink } from "node:fs/promises";
 import path from "node:path";
 import { FONT_FAMILIES, type FontFamily } from "@caption/shared/api/style";
+import { captionFaceFiles, type FaceFile } from "../../../gpu-worker/src/render/fonts.ts";
 
 /**
  * The line box libass gives a face: it sizes it so OS/2 usWinAscent + usWinDescent span `Fontsize` pixels
@@ -30,20 +30,20 @@ export function assFontSize(family: FontFamily, emPx: number): number {
   return emPx * (win.ascent + win.descent);
 }
 
+// The family names the Google Fonts files give their light faces.
+const LIGHT_FACE_SUFFIX: Readonly<Partial<Record<FaceFile["weight"], string>>> = { 200: "ExtraLight", 300: "Light" };
+
 /**
  * The faces our renderer draws the thin weight with (thin&bold), by the family name libass knows them under:
  * libass matches a light face by that name, not by `\b200`. Families missing here have no light face; the
  * renderer then falls back to the regular one, as `\b0` does.
  */
-export const THIN_FACE_NAMES: Readonly<Partial<Record<FontFamily, string>>> = {
-  "Inter": "Inter ExtraLight",
-  "Urbanist": "Urbanist ExtraLight",
-  "Rubik": "Rubik Light",
-  "Zilla Slab": "Zilla Slab Light",
-};
-
-// The weights the renderer registers (fonts.ts): regular, bold and the light faces of THIN_FACE_NAMES.
-const CAPTION_FACE_FILE = /_(?:200ExtraLight|300Light|400Regular|700Bold)(?:_Italic)?\.ttf$/u;
+export const THIN_FACE_NAMES: Readonly<Partial<Record<FontFamily, string>>> = Object.fromEntries(
+  FONT_FAMILIES.flatMap((family) => {
+    const suffix = captionFaceFiles(family).map((face) => LIGHT_FACE_SUFFIX[face.weight]).find((name) => name !== undefined);
+    return suffix === undefined ? [] : [[family, `${family} ${suffix}`]];
+  }),
+);
 
 export interface BundledFontFile {
   family: FontFamily;
@@ -52,21 +52,16 @@ export interface BundledFontFile {
 }
 
 /**
- * Links the faces of the bundled caption families (the @expo-google-fonts packages the worker draws with) into
- * `dir`: the `ass` filter's `fontsdir=` reads one flat folder, and the packages keep a folder per face.
+ * Links the faces the worker draws the caption families with (fonts.ts) into `dir`: the `ass` filter's
+ * `fontsdir=` reads one flat folder, and the font packages keep a folder per face.
  */
 export async function linkBundledFonts(dir: string, families: readonly FontFamily[] = FONT_FAMILIES): Promise<BundledFontFile[]> {
   await mkdir(dir, { recursive: true });
-  const require = createRequire(import.meta.url);
   const linked: BundledFontFile[] = [];
   for (const family of families) {
-    // Package names follow the family name: "Paytone One" is @expo-google-fonts/paytone-one.
-    const packageDir = path.dirname(require.resolve(`@expo-google-fonts/${family.toLowerCase().replaceAll(" ", "-")}/package.json`));
-    const files = (await readdir(packageDir, { recursive: true })).filter((file) => CAPTION_FACE_FILE.test(file)).sort();
-    if (files.length === 0) throw new Error(`no font files for ${family} in ${packageDir}`);
-    for (const file of files) {
-      const target = path.join(dir, path.basename(file));
-      await symlink(path.join(packageDir, file), target);
+    for (const face of captionFaceFiles(family)) {
+      const target = path.join(dir, path.basename(face.path));
+      await symlink(face.path, target);
       linked.push({ family, path: target });
     }
   }

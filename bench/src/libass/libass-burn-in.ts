@@ -1,4 +1,5 @@
 import { runFfmpeg, type FfmpegProgress } from "../../../gpu-worker/src/media/ffmpeg.ts";
+import { mp4OutputArgs } from "../../../gpu-worker/src/render/render-video.ts";
 
 export interface LibassBurnInOptions {
   inputPath: string;
@@ -35,9 +36,7 @@ export async function burnInWithLibass(options: LibassBurnInOptions): Promise<vo
       "-map", "0:v:0",
       ...(options.audioArgs ?? ["-map", "0:a:0?", "-c:a", "copy"]),
       ...options.encoderArgs,
-      "-movflags", "+faststart",
-      "-f", "mp4",
-      options.outputPath,
+      ...mp4OutputArgs(options.outputPath),
     ],
   });
 }

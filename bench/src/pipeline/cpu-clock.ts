@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
+import { splitProcStat } from "./proc-stat.ts";
 
 // USER_HZ: the unit of /proc/<pid>/stat times; 100 on every mainstream Linux build.
 const TICKS_PER_SECOND = 100;
 
 /** utime, stime, cutime, cstime of a /proc/<pid>/stat line, in milliseconds. */
 export function parseProcStatCpu(stat: string): { selfMs: number; reapedChildrenMs: number } {
-  // The command name (field 2) may hold spaces and parentheses: fields resume after the last ")".
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const { fields } = splitProcStat(stat);
   const tick = (index: number) => {
     const value = Number(fields[index]);
     if (!Number.isFinite(value)) throw new Error(`unreadable /proc stat line: ${stat.slice(0, 120)}`);

@@ -2,7 +2,7 @@ import { runFfmpeg } from "../../../gpu-worker/src/media/ffmpeg.ts";
 import type { H264Encoder } from "../../../gpu-worker/src/media/h264-encoder.ts";
 import type { MediaInfo } from "../../../gpu-worker/src/media/media-info.ts";
 import type { VideoDecoder } from "../../../gpu-worker/src/media/video-decoder.ts";
-import { audioOutputArgs } from "../../../gpu-worker/src/render/render-video.ts";
+import { audioOutputArgs, mp4OutputArgs } from "../../../gpu-worker/src/render/render-video.ts";
 import { timed } from "./cpu-clock.ts";
 import type { CostMeasurement } from "./bench-result.ts";
 
@@ -11,7 +11,7 @@ import type { CostMeasurement } from "./bench-result.ts";
  * audio handled as the renderer handles it, and no captions.
  */
 export function floorArgs(media: Pick<MediaInfo, "hasAudio" | "audioCodec">, encoder: H264Encoder, decoder: VideoDecoder, inputPath: string, outputPath: string): string[] {
-  return ["-hide_banner", "-loglevel", "error", "-y", ...decoder.inputArgs, "-i", inputPath, "-map", "0:v:0", ...audioOutputArgs(media), ...encoder.args, "-movflags", "+faststart", "-f", "mp4", outputPath];
+  return ["-hide_banner", "-loglevel", "error", "-y", ...decoder.inputArgs, "-i", inputPath, "-map", "0:v:0", ...audioOutputArgs(media), ...encoder.args, ...mp4OutputArgs(outputPath)];
 }
 
 export async function measureFloor(options: { media: MediaInfo; encoder: H264Encoder; decoder: VideoDecoder; inputPath: string; outputPath: string; onProgress?: (fraction: number) => void }): Promise<CostMeasurement> {

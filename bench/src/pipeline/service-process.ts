@@ -5,8 +5,8 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import type { Job } from "@caption/shared/api/job";
 import type { StageName } from "@caption/shared/telemetry/caption-metrics";
-
-const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
+import { REPO_ROOT } from "@caption/test/fixtures/repo-paths";
+import { apiRequest } from "@caption/test/support/api-request";
 const READY_TIMEOUT_MS = 120_000;
 
 export interface CompletedJobLog {
@@ -67,14 +67,7 @@ export async function startServiceProcess(options: { dataDir: string; env: Recor
     await stopChild(child, exited);
     throw error;
   });
-  const call = async (method: string, route: string, key: string, body?: unknown) => {
-    const response = await fetch(`${baseUrl}${route}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+  const call = (method: string, route: string, key: string, body?: unknown) => apiRequest(baseUrl, method, route, { key, body });
 
   return {
     url: baseUrl,
@@ -104,7 +97,7 @@ export async function startServiceProcess(options: { dataDir: string; env: Recor
       for (;;) {
         const response = await call("GET", `/v1/jobs/${id}`, key);
         if (response.status !== 200) throw new Error(`GET /v1/jobs/${id} → ${response.status} ${JSON.stringify(response.body)}`);
-        const job = response.body as unknown as Job;
+        const job = response.body as Job;
         onProgress?.(job.progress);
         if (job.status === "completed" || job.status === "failed" || job.status === "canceled") return job;
         await new Promise((resolve) => setTimeout(resolve, 250));

@@ -1,4 +1,5 @@
 import { readdir, readFile } from "node:fs/promises";
+import { splitProcStat } from "./proc-stat.ts";
 
 const PAGE_BYTES = 4096;
 
@@ -11,11 +12,9 @@ export interface ProcessEntry {
 
 /** pid, parent pid, command name and resident set of one /proc/<pid>/stat line. */
 export function parseProcStatEntry(stat: string): ProcessEntry {
-  const open = stat.indexOf("(");
-  const close = stat.lastIndexOf(")");
-  const fields = stat.slice(close + 2).split(" ");
-  // proc(5): ppid is field 4, rss (pages) field 24; fields[0] is field 3.
-  return { pid: Number(stat.slice(0, open).trim()), ppid: Number(fields[1]), command: stat.slice(open + 1, close), rssBytes: Number(fields[21]) * PAGE_BYTES };
+  const { pid, command, fields } = splitProcStat(stat);
+  // proc(5): ppid is field 4, rss (pages) field 24.
+  return { pid, ppid: Number(fields[1]), command, rssBytes: Number(fields[21]) * PAGE_BYTES };
 }
 
 /** The processes under `rootPid` (itself included), minus those `exclude` names, with their RSS summed. */

@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
 import { createPocketsphinxEngine, type PocketsphinxEngineOptions } from "./pocketsphinx-engine.ts";
 import { ModelVerificationError } from "./sherpa/model-files.ts";
-import { loadSherpaEngine, type ExecutionProvider } from "./sherpa/sherpa-engine.ts";
-import type { SpeechEngine } from "./speech-engine.ts";
+import { loadSherpaEngine } from "./sherpa/sherpa-engine.ts";
+import type { ExecutionProvider, SpeechEngine } from "./speech-engine.ts";
 
 export type EngineChoice = "auto" | "sherpa-onnx" | "pocketsphinx";
 

@@ -1,5 +1,8 @@
 import type { Word } from "@caption/shared/api/transcript";
 
+/** Where a speech engine runs inference. */
+export type ExecutionProvider = "cpu" | "cuda";
+
 /** A stretch of speech found by voice activity detection. */
 export interface SpeechSegment {
   /** Absolute seconds in the video. */
@@ -16,8 +19,8 @@ export interface SpeechEngine {
   /** ISO 639-1/3 codes it can transcribe. */
   readonly languages: readonly string[];
   readonly detectsLanguage: boolean;
-  /** Where inference runs, after any fallback: "cpu" or "cuda". */
-  readonly provider: "cpu" | "cuda";
+  /** Where inference runs, after any fallback. */
+  readonly provider: ExecutionProvider;
   /**
    * Words with absolute times (seconds), monotonic, inside [segment.start, segment.start + duration].
    * `language` is one of `languages`, or "auto" on an engine that detects the language.

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { runFfmpeg, runFfprobe } from "./ffmpeg.ts";
 import { probeH264Encoder, X264_ENCODER } from "./h264-encoder.ts";
 
-test("detects a working H.264 encoder and says why when it is not NVENC", async () => {
+test("detects a working H.264 encoder, and what it chose encodes a playable stream here", async () => {
   const { encoder } = await probeH264Encoder();
   assert.ok(encoder.encoder === "h264_nvenc" || encoder.encoder === "libx264");
   if (!existsSync("/dev/nvidiactl")) assert.equal(encoder.encoder, "libx264", "no NVIDIA device here");

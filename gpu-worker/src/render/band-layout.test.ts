@@ -1,11 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bandFor, type InkExtent } from "./band-layout.ts";
+import { bandFor } from "./band-layout.ts";
+import type { Edges } from "./caption-layout.ts";
 
 const portrait = { width: 1080, height: 1920 };
-const wide = (top: number, bottom: number): InkExtent => ({ top, bottom, left: 100, right: 980 });
+const wide = (top: number, bottom: number): Edges => ({ top, bottom, left: 100, right: 980 });
 
-const cases: { name: string; extents: InkExtent[]; frame?: { width: number; height: number }; expected: { x: number; y: number; width: number; height: number } }[] = [
+const cases: { name: string; extents: Edges[]; frame?: { width: number; height: number }; expected: { x: number; y: number; width: number; height: number } }[] = [
   { name: "one caption, rounded out to even rows and columns with a pixel of spill", extents: [{ top: 1301.2, bottom: 1498.7, left: 140.5, right: 939.2 }], expected: { x: 138, y: 1300, width: 804, height: 200 } },
   {
     name: "the union of all captions",

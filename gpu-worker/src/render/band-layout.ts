@@ -1,12 +1,4 @@
-import { EDGE_SPILL } from "./caption-layout.ts";
-
-/** The rectangle of the frame that holds every caption: only it is drawn, piped and overlaid. */
-export interface Band {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+import { EDGE_SPILL, type Edges } from "./caption-layout.ts";
 
 /** A rectangle of whole pixels (inside the band: relative to its top left corner). */
 export interface PixelArea {
@@ -16,13 +8,8 @@ export interface PixelArea {
   height: number;
 }
 
-/** Where a caption may paint, in frame pixels. */
-export interface InkExtent {
-  top: number;
-  bottom: number;
-  left: number;
-  right: number;
-}
+/** The rectangle of the frame that holds every caption: only it is drawn, piped and overlaid. */
+export type Band = PixelArea;
 
 // 4:2:0 chroma pairs rows and columns: the band starts and ends on even ones.
 const MIN_SIZE = 2;
@@ -32,7 +19,7 @@ const MIN_SIZE = 2;
  * at the top left when there is nothing to show. Sides are even too: an odd frame's last row or column is
  * left out (4:2:0 video cannot be odd-sized anyway).
  */
-export function bandFor(extents: readonly InkExtent[], frame: { width: number; height: number }): Band {
+export function bandFor(extents: readonly Edges[], frame: { width: number; height: number }): Band {
   if (extents.length === 0) return { x: 0, y: 0, width: MIN_SIZE, height: MIN_SIZE };
   const rows = evenSpan(Math.min(...extents.map((e) => e.top)), Math.max(...extents.map((e) => e.bottom)), frame.height);
   const columns = evenSpan(Math.min(...extents.map((e) => e.left)), Math.max(...extents.map((e) => e.right)), frame.width);

@@ -25,6 +25,14 @@ export interface InkBox {
   descent: number;
 }
 
+/** Edges of a region of the frame, in frame pixels. */
+export interface Edges {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
 export interface Rect {
   x: number;
   y: number;
@@ -39,7 +47,7 @@ export interface PlacedWord extends CueWord {
   width: number;
   line: number;
   /** Where its glyphs' ink lies on the frame, drawn still; null when the measure does not tell. */
-  ink: { left: number; right: number; top: number; bottom: number } | null;
+  ink: Edges | null;
 }
 
 export interface PlacedLine {
@@ -63,7 +71,7 @@ export interface CueLayout {
   /** Union of the line boxes. */
   block: Rect;
   /** Where the caption may paint, with outline, shadow, background and animation room. */
-  ink: { top: number; bottom: number; left: number; right: number };
+  ink: Edges;
 }
 
 /** Caption-canvas (1080 px wide) sizes, multiplied by the style's final scale. */

@@ -78,25 +78,41 @@ export function fontStack(family: FontFamily, weight: FaceWeight, style: FaceSty
   return `${style} ${weight} ${sizePx}px ${families}`;
 }
 
+/** One TTF of a bundled family: a weight, upright or italic. */
+export interface FaceFile {
+  path: string;
+  weight: FontSource["weights"][number];
+  italic: boolean;
+}
+
+function faceFiles(source: FontSource): FaceFile[] {
+  const directory = path.dirname(createRequire(import.meta.url).resolve(`${source.package}/package.json`));
+  return source.weights.flatMap((weight) =>
+    (source.italic ? [false, true] : [false]).map((italic) => {
+      const face = `${WEIGHT_NAMES[weight]}${italic ? "_Italic" : ""}`;
+      return { path: path.join(directory, source.flat ? "" : face, `${source.stem}_${face}.ttf`), weight, italic };
+    }),
+  );
+}
+
+/** The font files a caption family is drawn with (the faces registerBundledFonts registers for it). */
+export function captionFaceFiles(family: FontFamily): FaceFile[] {
+  return faceFiles(CAPTION_FONTS[family]);
+}
+
 let registered = false;
 
 /** Registers every bundled face with @napi-rs/canvas, once per process; throws if a font file is missing or unreadable. */
 export function registerBundledFonts(): void {
   if (registered) return;
-  const require = createRequire(import.meta.url);
   const sources: [string, FontSource][] = [
     ...Object.entries(CAPTION_FONTS),
     ...FALLBACK_FONTS.map((font): [string, FontSource] => [font.family, font]),
   ];
   for (const [family, source] of sources) {
-    const directory = path.dirname(require.resolve(`${source.package}/package.json`));
-    for (const weight of source.weights) {
-      for (const italic of source.italic ? [false, true] : [false]) {
-        const face = `${WEIGHT_NAMES[weight]}${italic ? "_Italic" : ""}`;
-        const file = path.join(directory, source.flat ? "" : face, `${source.stem}_${face}.ttf`);
-        if (GlobalFonts.registerFromPath(file, bundledFamilyName(family)) === null) {
-          throw new Error(`cannot register font ${file} for ${family}`);
-        }
+    for (const { path: file } of faceFiles(source)) {
+      if (GlobalFonts.registerFromPath(file, bundledFamilyName(family)) === null) {
+        throw new Error(`cannot register font ${file} for ${family}`);
       }
     }
   }

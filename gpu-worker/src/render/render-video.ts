@@ -136,6 +136,11 @@ export function audioOutputArgs(media: Pick<MediaInfo, "hasAudio" | "audioCodec"
   return media.hasAudio ? ["-map", "0:a:0", "-c:a", media.audioCodec === "aac" ? "copy" : "aac"] : [];
 }
 
+/** An MP4 with its index at the front, so players can start before the whole file has arrived. */
+export function mp4OutputArgs(outputPath: string): string[] {
+  return ["-movflags", "+faststart", "-f", "mp4", outputPath];
+}
+
 function ffmpegArgs(options: RenderVideoOptions, band: Band): string[] {
   return [
     "-hide_banner",
@@ -149,8 +154,6 @@ function ffmpegArgs(options: RenderVideoOptions, band: Band): string[] {
     "-map", "[v]",
     ...audioOutputArgs(options.media),
     ...options.encoder.args,
-    "-movflags", "+faststart",
-    "-f", "mp4",
-    options.outputPath,
+    ...mp4OutputArgs(options.outputPath),
   ];
 }

@@ -2,7 +2,7 @@ import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import type { CaptionFrame, WordLook } from "./animations/caption-animation.ts";
 import { backgroundShapes } from "./background-shapes.ts";
 import type { Band, PixelArea } from "./band-layout.ts";
-import { EDGE_SPILL, type CaptionGeometry, type CueLayout, type PlacedWord, type Rect } from "./caption-layout.ts";
+import { EDGE_SPILL, type CaptionGeometry, type CueLayout, type Edges, type PlacedWord, type Rect } from "./caption-layout.ts";
 
 /** A cue's caption as it looks at one instant. */
 export interface CaptionState {
@@ -19,14 +19,6 @@ const REWEIGHT_GROWTH = 0.15;
 // How far a shadow's blur spreads, in multiples of shadowBlur (three standard deviations of half of it).
 const SHADOW_REACH_BLURS = 1.5;
 
-/** Edges of a region of the frame, in frame pixels. */
-export interface Bounds {
-  left: number;
-  right: number;
-  top: number;
-  bottom: number;
-}
-
 /** How far a shadow reaches past what casts it, in frame pixels. */
 export function shadowReach(geometry: CaptionGeometry): { x: number; y: number } {
   const shadow = geometry.shadow;
@@ -35,7 +27,7 @@ export function shadowReach(geometry: CaptionGeometry): { x: number; y: number }
 }
 
 /** Frame pixels a word may paint with `look`: glyphs, outline and shadow. */
-export function wordBounds(layout: CueLayout, word: PlacedWord, look: WordLook, geometry: CaptionGeometry): Bounds {
+export function wordBounds(layout: CueLayout, word: PlacedWord, look: WordLook, geometry: CaptionGeometry): Edges {
   const line = layout.lines[word.line];
   const lineTop = line?.top ?? 0;
   const ink = word.ink ?? { left: word.x, right: word.x + word.width, top: lineTop, bottom: lineTop + layout.lineHeight };
@@ -58,7 +50,7 @@ export function wordBounds(layout: CueLayout, word: PlacedWord, look: WordLook, 
 }
 
 /** Whether two bounds share any area. */
-export function overlaps(a: Bounds, b: Bounds): boolean {
+export function overlaps(a: Edges, b: Edges): boolean {
   return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 }
 
@@ -75,8 +67,8 @@ export function repaintArea(
   style: ResolvedStyle,
   geometry: CaptionGeometry,
 ): PixelArea | null {
-  const changed: Bounds = { left: Infinity, right: -Infinity, top: Infinity, bottom: -Infinity };
-  const include = (bounds: Bounds) => {
+  const changed: Edges = { left: Infinity, right: -Infinity, top: Infinity, bottom: -Infinity };
+  const include = (bounds: Edges) => {
     changed.left = Math.min(changed.left, bounds.left);
     changed.right = Math.max(changed.right, bounds.right);
     changed.top = Math.min(changed.top, bounds.top);
@@ -101,7 +93,7 @@ export function repaintArea(
 interface Painting {
   style: ResolvedStyle;
   geometry: CaptionGeometry;
-  include: (bounds: Bounds) => void;
+  include: (bounds: Edges) => void;
 }
 
 /** Everything a caption draws: its words, background and boxes. */
@@ -133,7 +125,7 @@ function includeChanges(before: CaptionState, after: CaptionState, { style, geom
   for (const box of changedItems(before.frame.boxes, after.frame.boxes)) include(rectBounds(box.rect));
 }
 
-function rectBounds(rect: Rect): Bounds {
+function rectBounds(rect: Rect): Edges {
   return { left: rect.x - EDGE_SPILL, right: rect.x + rect.width + EDGE_SPILL, top: rect.y - EDGE_SPILL, bottom: rect.y + rect.height + EDGE_SPILL };
 }
 

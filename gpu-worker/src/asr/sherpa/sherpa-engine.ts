@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { pino } from "pino";
 import type { Word } from "@caption/shared/api/transcript";
 import { JobFailure } from "@caption/shared/errors/codes";
-import { SAMPLE_RATE, type SpeechEngine, type SpeechSegment } from "../speech-engine.ts";
+import { SAMPLE_RATE, type ExecutionProvider, type SpeechEngine, type SpeechSegment } from "../speech-engine.ts";
 import { findInstalledModels, resolveInside, verifyInstalledModel, type InstalledModelDir } from "./model-files.ts";
 import { readManifest, type FileRole, type InstalledModel } from "./model-manifest.ts";
 import {
@@ -13,8 +13,6 @@ import {
   type OfflineRecognizerConfig,
 } from "./sherpa-native.ts";
 import { tokensToWords } from "./token-words.ts";
-
-export type ExecutionProvider = "cpu" | "cuda";
 
 export interface LoadSherpaEngineOptions {
   /** Folder holding installed models (each in a sub-folder with installed.json), or one model itself. */
