@@ -4,7 +4,6 @@ import type { DbOrTrx } from "@caption/shared/db/database";
 export interface KeyWithRateCount {
   id: string;
   account_id: string;
-  secret_hash: string;
   scopes: string[];
   rate_limit_per_minute: number;
   /** Requests counted in the current window, including this one. */
@@ -13,15 +12,16 @@ export interface KeyWithRateCount {
 }
 
 /**
- * Finds an active key by prefix and counts this request in its per-minute window, in one round
- * trip. The counter lives in the database so the limit holds across API processes.
+ * Finds the active key with this prefix and whole-key hash and counts this request in its per-minute window,
+ * in one round trip. A wrong secret finds nothing and counts nothing, so guessing at a known prefix cannot use
+ * up its owner's rate. The counter lives in the database so the limit holds across API processes.
  */
-export async function findKeyAndCountRequest(db: DbOrTrx, prefix: string): Promise<KeyWithRateCount | undefined> {
+export async function findKeyAndCountRequest(db: DbOrTrx, prefix: string, secretHash: string): Promise<KeyWithRateCount | undefined> {
   const result = await sql<KeyWithRateCount>`
     WITH key AS (
-      SELECT k.id, k.account_id, k.secret_hash, k.scopes, a.rate_limit_per_minute
+      SELECT k.id, k.account_id, k.scopes, a.rate_limit_per_minute
       FROM api_keys k JOIN accounts a ON a.id = k.account_id
-      WHERE k.prefix = ${prefix} AND k.revoked_at IS NULL
+      WHERE k.prefix = ${prefix} AND k.secret_hash = ${secretHash} AND k.revoked_at IS NULL
     ), counted AS (
       INSERT INTO rate_limit_windows (api_key_id, window_start, count)
       SELECT id, date_trunc('minute', now()), 1 FROM key

@@ -342,6 +342,15 @@ describe("credits, limits and usage", () => {
     }
   });
 
+  test("requests with a wrong secret do not count against the key's rate", async () => {
+    const owner = await t.createKey({ ratePerMinute: 3 });
+    const guess = owner.api_key.slice(0, -4) + (owner.api_key.endsWith("AAAA") ? "BBBB" : "AAAA");
+    for (let i = 0; i < 6; i++) assert.equal((await t.request("GET", "/v1/usage", { key: guess })).status, 401);
+    const windows = await t.database.db.selectFrom("rate_limit_windows").innerJoin("api_keys", "api_keys.id", "rate_limit_windows.api_key_id").select("count").where("api_keys.prefix", "=", owner.key_prefix).execute();
+    assert.deepEqual(windows, []);
+    assert.equal((await t.request("GET", "/v1/usage", { key: owner.api_key })).status, 200);
+  });
+
   test("usage arithmetic follows the ledger", async () => {
     const acct = await t.createKey({ credits: 100 });
     const usage = async () => (await t.request("GET", "/v1/usage", { key: acct.api_key })).body;

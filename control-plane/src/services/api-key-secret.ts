@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 // Key format: cap_<prefix>_<secret>. The prefix finds the row; only the SHA-256 of the whole key is stored.
 const KEY_PATTERN = /^cap_([a-z0-9]{12})_([A-Za-z0-9_-]{32,64})$/;
@@ -20,10 +20,4 @@ export function generateApiKey(): GeneratedKey {
 /** The lookup prefix of a well-formed key, or null. */
 export function apiKeyPrefix(key: string): string | null {
   return KEY_PATTERN.exec(key)?.[1] ?? null;
-}
-
-export function apiKeyMatches(key: string, storedHash: string): boolean {
-  const a = Buffer.from(hashApiKey(key), "hex");
-  const b = Buffer.from(storedHash, "hex");
-  return a.length === b.length && timingSafeEqual(a, b);
 }

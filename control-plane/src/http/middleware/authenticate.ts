@@ -1,7 +1,7 @@
 import type { Middleware } from "koa";
 import type { Db } from "@caption/shared/db/database";
 import { findKeyAndCountRequest } from "../../db/api-key-repository.ts";
-import { apiKeyMatches, apiKeyPrefix } from "../../services/api-key-secret.ts";
+import { apiKeyPrefix, hashApiKey } from "../../services/api-key-secret.ts";
 import { ApiError } from "../api-error.ts";
 import type { AppState } from "../app-state.ts";
 
@@ -19,8 +19,9 @@ export function authenticate(db: Db, needed: Scope): Middleware<AppState> {
     const key = match?.[1];
     const prefix = key ? apiKeyPrefix(key) : null;
     if (!key || !prefix) throw unauthorized();
-    const row = await findKeyAndCountRequest(db, prefix);
-    if (!row || !apiKeyMatches(key, row.secret_hash)) throw unauthorized();
+    // Comparing hashes in SQL leaks nothing useful by timing: a stored SHA-256 cannot be turned back into a key.
+    const row = await findKeyAndCountRequest(db, prefix, hashApiKey(key));
+    if (!row) throw unauthorized();
     if (!grants(row.scopes, needed)) {
       throw new ApiError(401, "INSUFFICIENT_SCOPE", `this API key lacks the ${needed} scope`, {
         "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${needed}"`,
