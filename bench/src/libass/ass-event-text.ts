@@ -24,6 +24,7 @@ export interface LayerText {
 
 /** The dialogue text of one event on one layer; `timed` when it changes during the event (`\t`, `\kf`). */
 export function assEventText(words: readonly AssWord[], layer: AssLayer, context: LayerText): { text: string; timed: boolean } {
+  // What the layer's style draws without tags.
   let current = tagsFor(plainLook(context.textColor), layer, context);
   let currentTransitions = "";
   let animated = new Set<string>();
@@ -72,7 +73,6 @@ function block(tags: string): string {
   return tags === "" ? "" : `{${tags}}`;
 }
 
-/** What the layer's style draws without tags. */
 /** Override tags of a look on a layer, by what they set. Size and face go on every layer so all lay out alike. */
 function tagsFor(look: AssWordLook, layer: AssLayer, context: LayerText): Map<string, string> {
   const tags = new Map<string, string>();

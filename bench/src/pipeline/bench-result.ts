@@ -107,3 +107,13 @@ export type TargetCheck = Static<typeof TargetCheckSchema>;
 export type CapacityRow = Static<typeof CapacityRowSchema>;
 export type Clip = Static<typeof ClipSchema>;
 export type CostMeasurement = Static<typeof Cost>;
+
+/** libass burn-in CPU ÷ the sweep's floor; null where this preset was not burned in with libass. */
+export function libassToFloor(sweep: PresetSweep, run: RenderRun): number | null {
+  return run.libass === null ? null : run.libass.cpu_ms / sweep.floor.cpu_ms;
+}
+
+/** Our render+encode CPU ÷ libass's for the same cues; null where this preset was not burned in with libass. */
+export function oursToLibass(run: RenderRun): number | null {
+  return run.libass === null ? null : run.cpu_ms / run.libass.cpu_ms;
+}

@@ -1,4 +1,4 @@
-import type { AsrRun, JobRun, PresetSweep, TargetCheck } from "./bench-result.ts";
+import { oursToLibass, type AsrRun, type JobRun, type PresetSweep, type TargetCheck } from "./bench-result.ts";
 
 /** Issue #6's fast-path targets, as ratios measured in one run. */
 export const PIPELINE_TARGETS = {
@@ -24,8 +24,9 @@ export function checkTargets(input: { jobs: readonly JobRun[]; presets: readonly
     }
     // Where the ASS version leaves part of the animation out, libass does less work: shown, not judged.
     for (const run of sweep.runs) {
-      if (run.libass === null || run.libass.left_out !== null) continue;
-      checks.push(check(`our ${run.preset} render / libass burn-in CPU (${clip})`, run.cpu_ms / run.libass.cpu_ms, PIPELINE_TARGETS.ourRenderToLibass, "×"));
+      const ratio = oursToLibass(run);
+      if (ratio === null || run.libass?.left_out !== null) continue;
+      checks.push(check(`our ${run.preset} render / libass burn-in CPU (${clip})`, ratio, PIPELINE_TARGETS.ourRenderToLibass, "×"));
     }
   }
   const asr = asrFor(input.engine, input.asr);

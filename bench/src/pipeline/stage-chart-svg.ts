@@ -1,5 +1,5 @@
 import type { StageName } from "@caption/shared/telemetry/caption-metrics";
-import type { BenchResult, PresetSweep, RenderRun } from "./bench-result.ts";
+import { libassToFloor, type BenchResult } from "./bench-result.ts";
 import { asrFor, PIPELINE_TARGETS } from "./pipeline-targets.ts";
 
 export const STAGE_ORDER: readonly StageName[] = ["ingest", "inspect", "transcribe", "render", "store", "charge"];
@@ -78,16 +78,18 @@ export function stageChartSvg(result: BenchResult, engine: string): string {
 
   parts.push(`<text x="10" y="${y}" ${FONT} font-weight="bold">Render + encode CPU time per preset, in multiples of the floor (dashed: the ${PIPELINE_TARGETS.renderToFloor} × target)</text>`);
   y += 10;
-  const libassRatio = (sweep: PresetSweep, run: RenderRun) => (run.libass ? run.libass.cpu_ms / sweep.floor.cpu_ms : 0);
-  const ratios = result.presets.flatMap((sweep) => sweep.runs.flatMap((run) => [run.cpu_ratio_to_floor, libassRatio(sweep, run)]));
+  const ratios = result.presets.flatMap((sweep) => sweep.runs.flatMap((run) => [run.cpu_ratio_to_floor, libassToFloor(sweep, run) ?? 0]));
   const presetMax = Math.max(1.3, ...ratios) * 1.05;
   const presetX = (v: number) => LEFT + (v / presetMax) * PLOT;
   for (const sweep of result.presets) {
     const top = y;
-    const rows = sweep.runs.flatMap((run) => [
-      { label: run.preset, value: run.cpu_ratio_to_floor, color: run.cpu_ratio_to_floor <= PIPELINE_TARGETS.renderToFloor ? "#219ebc" : "#d62828" },
-      ...(run.libass ? [{ label: `libass (${run.preset})`, value: libassRatio(sweep, run), color: "#999" }] : []),
-    ]);
+    const rows = sweep.runs.flatMap((run) => {
+      const libass = libassToFloor(sweep, run);
+      return [
+        { label: run.preset, value: run.cpu_ratio_to_floor, color: run.cpu_ratio_to_floor <= PIPELINE_TARGETS.renderToFloor ? "#219ebc" : "#d62828" },
+        ...(libass === null ? [] : [{ label: `libass (${run.preset})`, value: libass, color: "#999" }]),
+      ];
+    });
     parts.push(`<text x="10" y="${y + 14}" ${FONT} font-style="italic">${sweep.clip.orientation} ${sweep.clip.duration_seconds.toFixed(0)} s</text>`);
     for (const row of rows) {
       parts.push(`<text x="${LEFT - 8}" y="${y + 14}" text-anchor="end" ${FONT}>${escape(row.label)}</text>`);

@@ -1,8 +1,9 @@
-import type { BenchResult } from "./bench-result.ts";
+import { libassToFloor, oursToLibass, type BenchResult } from "./bench-result.ts";
 import { STAGE_ORDER } from "./stage-chart-svg.ts";
 
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 const ratio = (value: number) => value.toFixed(2);
+const optionalRatio = (value: number | null) => (value === null ? "" : ratio(value));
 const table = (header: readonly string[], rows: readonly (readonly (string | number)[])[]) =>
   [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`, ...rows.map((row) => `| ${row.join(" | ")} |`)].join("\n");
 
@@ -56,8 +57,8 @@ export function summaryMarkdown(result: BenchResult, chartFile: string): string 
           ratio(run.wall_ratio_to_floor),
           run.frames_drawn,
           run.frames_per_second ?? "–",
-          run.libass ? ratio(run.libass.cpu_ms / sweep.floor.cpu_ms) : "",
-          run.libass ? `${ratio(run.cpu_ms / run.libass.cpu_ms)}${run.libass.left_out ? " ¹" : ""}` : "",
+          optionalRatio(libassToFloor(sweep, run)),
+          `${optionalRatio(oursToLibass(run))}${run.libass?.left_out ? " ¹" : ""}`,
         ]),
       ),
       "",
