@@ -48,7 +48,7 @@ let code = 1;
 try {
   code = await run(process.execPath, ["--test", "--test-concurrency=2", "--test-reporter=spec", ...files], env);
 } finally {
-  await postgres.stop();
+  await postgres.destroy();
   await rm(pgDir, { recursive: true, force: true });
 }
 process.exit(code);
