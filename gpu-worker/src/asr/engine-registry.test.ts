@@ -39,6 +39,7 @@ test("auto picks sherpa-onnx when a verified model is installed, and logs engine
     assert.equal(engine.name, "sherpa-onnx");
     assert.equal(engine.model, "tiny-tone-ctc");
     assert.ok(lines.some((l) => l.msg === "speech engine ready" && l.engine === "sherpa-onnx" && l.model === "tiny-tone-ctc"));
+    assert.ok(!lines.some((l) => l.level === 40), "no fallback warning");
   } finally {
     await engine.close();
   }
@@ -50,6 +51,9 @@ test("auto falls back to pocketsphinx when no model is installed", async () => {
   try {
     assert.equal(engine.name, "pocketsphinx");
     assert.ok(lines.some((l) => l.msg === "speech engine ready" && l.engine === "pocketsphinx"));
+    // The newcomer's first start says what the fallback costs and how to get a neural model.
+    const note = lines.find((l) => l.level === 40 && l.engine === "pocketsphinx");
+    assert.match(String(note?.msg), /accuracy on real speech is low \(word error rate 0\.27-0\.31 .*\)\. .*`npm run models:download`/);
   } finally {
     await engine.close();
   }

@@ -10,7 +10,7 @@ export interface TranscribeAudioOptions {
   engine: SpeechEngine;
   /** One of engine.languages, or "auto" when the engine detects languages. */
   language: string;
-  /** Default: the Silero VAD v6.2 model under <repo>/../shared/models. */
+  /** Default: the pinned Silero VAD v6.2 model that models:download installs. */
   vadModelPath?: string;
   maxSegmentSeconds?: number;
   signal: AbortSignal;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { verifyOnnxModelFile } from "./verify-model-file.ts";
-import { DEFAULT_SILERO_VAD_MODEL } from "./voice-activity.ts";
+import { DEFAULT_SILERO_VAD_MODEL } from "./silero-vad-model.ts";
 
 const SHA256 = "1a153a22f4509e292a94e67d6f9b85e8deb25b4988682b7e174c65279d8788e3";
 const SIZE = { minBytes: 500_000, maxBytes: 20_000_000 };

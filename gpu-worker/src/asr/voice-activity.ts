@@ -1,12 +1,8 @@
 import { createRequire } from "node:module";
-import { join } from "node:path";
 import { SampleHistory } from "./sample-history.ts";
+import { DEFAULT_SILERO_VAD_MODEL, verifySileroVad } from "./silero-vad-model.ts";
 import { SAMPLE_RATE, type SpeechSegment } from "./speech-engine.ts";
 import { verifyOnnxModelFile } from "./verify-model-file.ts";
-
-const REPO_ROOT = join(import.meta.dirname, "..", "..", "..");
-export const DEFAULT_SILERO_VAD_MODEL = join(REPO_ROOT, "..", "shared", "models", "silero-vad-v6.2", "silero_vad.onnx");
-const SILERO_VAD_V62_SHA256 = "1a153a22f4509e292a94e67d6f9b85e8deb25b4988682b7e174c65279d8788e3";
 
 const WINDOW_SIZE = 512;
 const MIN_SPEECH_SECONDS = 0.25;
@@ -18,10 +14,8 @@ const MERGE_GAP_SECONDS = 0.3;
 const DEFAULT_MAX_SEGMENT_SECONDS = 25;
 
 export interface SegmentSpeechOptions {
-  /** Defaults to the Silero VAD v6.2 model under <repo>/../shared/models (its sha256 is then checked). */
+  /** Defaults to the pinned Silero VAD v6.2 model that models:download installs (its size and sha256 are then checked). */
   modelPath?: string;
-  /** Checked when given; defaults to the v6.2 hash for the default model. */
-  modelSha256?: string;
   signal: AbortSignal;
   /** Longest segment emitted, in seconds (default 25). */
   maxSegmentSeconds?: number;
@@ -166,9 +160,9 @@ function quietestPoint(history: SampleHistory, from: number, to: number): number
 
 async function createVad(options: SegmentSpeechOptions, maxSpeechSeconds: number): Promise<NativeVad> {
   const modelPath = options.modelPath ?? DEFAULT_SILERO_VAD_MODEL;
-  const sha256 = options.modelSha256 ?? (options.modelPath === undefined ? SILERO_VAD_V62_SHA256 : undefined);
   // Silero VAD exports weigh 1-3 MB; anything far outside that is not a usable model.
-  await verifyOnnxModelFile(modelPath, { minBytes: 500_000, maxBytes: 20_000_000, ...(sha256 ? { sha256 } : {}) });
+  if (options.modelPath === undefined) await verifySileroVad();
+  else await verifyOnnxModelFile(modelPath, { minBytes: 500_000, maxBytes: 20_000_000 });
   // sherpa-onnx-node is CommonJS without type declarations; loaded on first use to keep imports cheap.
   const sherpa = createRequire(import.meta.url)("sherpa-onnx-node") as SherpaVadModule;
   return new sherpa.Vad(

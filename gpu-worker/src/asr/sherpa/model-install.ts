@@ -13,6 +13,9 @@ export interface InstallModelOptions {
   report: (line: string) => void;
 }
 
+/** How long a download may wait for the server's answer (not for the whole body). */
+const RESPONSE_TIMEOUT_MS = 15_000;
+
 export type InstallOutcome = "installed" | "already-installed";
 
 export class ModelDownloadError extends Error {
@@ -101,13 +104,19 @@ interface DownloadOptions {
 /** Streams `url` into `destination`, hashing as it goes; refuses a size or sha256 other than the pinned one. */
 async function download(url: string, destination: string, options: DownloadOptions): Promise<void> {
   const { label, signal, report } = options;
-  report(`${label}: downloading ${url}`);
-  const response = await fetch(url, { signal, redirect: "follow" }).catch((error: unknown) => {
-    throw new ModelDownloadError(`${label}: ${url} is unreachable`, { cause: error });
-  });
+  // A host that drops packets would otherwise hold `npm run setup` for minutes; the body may take its time.
+  const answered = new AbortController();
+  const noAnswer = setTimeout(() => answered.abort(new Error(`no answer within ${RESPONSE_TIMEOUT_MS / 1000} s`)), RESPONSE_TIMEOUT_MS);
+  const response = await fetch(url, { signal: AbortSignal.any([signal, answered.signal]), redirect: "follow" })
+    .catch((error: unknown) => {
+      const reason = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new ModelDownloadError(`${label}: ${url} is unreachable (${reason?.code ?? reason?.message ?? (error as Error).message})`, { cause: error });
+    })
+    .finally(() => clearTimeout(noAnswer));
   if (!response.ok || !response.body) throw new ModelDownloadError(`${label}: ${url} answered HTTP ${response.status}`);
   const announced = Number(response.headers.get("content-length") ?? Number.NaN);
   const expected = options.size ?? (Number.isFinite(announced) ? announced : undefined);
+  report(`${label}: downloading ${url}${expected ? ` (${megabytes(expected)})` : ""}`);
   if (options.size !== undefined && Number.isFinite(announced) && announced !== options.size) {
     await response.body.cancel();
     throw new ModelDownloadError(`${label}: ${url} announces ${announced} bytes, the manifest pins ${options.size}`);

@@ -179,6 +179,21 @@ test("an unreachable file fails the command and leaves nothing behind", async ()
   assert.deepEqual(await readdir(modelDir), []);
 });
 
+test("--optional (as npm run setup runs it): a model that cannot be had is one line, and the command succeeds", async () => {
+  const modelDir = join(work, "models-optional");
+  const missing = spec("tiny-optional");
+  assert.ok(missing.archive);
+  missing.archive.url = `${origin}/releases/gone.tar.bz2`;
+  const run = await download([missing], ["--dir", modelDir, "--optional"]);
+  assert.equal(run.exitCode, 0, run.stderr);
+  const lines = run.stderr.trim().split("\n");
+  // The VAD model is installed first and is never optional.
+  assert.match(lines[0] ?? "", /^silero-vad-v6\.2: already installed and verified/);
+  assert.equal(lines.length, 2, run.stderr);
+  assert.match(lines[1] ?? "", /^speech model not installed: .*answered HTTP 404\. The worker runs the pocketsphinx fallback \(low accuracy on real speech\) until you run: npm run models:download$/);
+  assert.deepEqual(await readdir(modelDir), []);
+});
+
 test("an unknown model name is a usage error", async () => {
   const run = await download([spec("tiny-ok")], ["--dir", join(work, "unused"), "--model", "nope"]);
   assert.equal(run.exitCode, 2);

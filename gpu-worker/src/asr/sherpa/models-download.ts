@@ -1,16 +1,20 @@
-// `npm run models:download -- [--model NAME | --all] [--dir DIR] [--manifest FILE]`
-// Installs speech models from gpu-worker/models/manifest.json into the worker's model folder.
-// Progress and warnings go to stderr; exit status 0 when every asked-for model is installed.
+// `npm run models:download -- [--model NAME | --all] [--dir DIR] [--manifest FILE] [--optional]`
+// Installs the Silero VAD model the worker always needs (from its pinned npm package), then speech
+// models from gpu-worker/models/manifest.json into the worker's model folder.
+// Progress and warnings go to stderr; exit status 0 when everything asked for is installed.
 import { join } from "node:path";
+import { installSileroVad } from "../silero-vad-install.ts";
 import { installModel } from "./model-install.ts";
 import { DEFAULT_MANIFEST_PATH, readManifest } from "./model-manifest.ts";
 import { parseCommandLine } from "../../cli/command-line.ts";
 
-const USAGE = `usage: models-download [--model NAME ...] [--all] [--dir DIR] [--manifest FILE]
+const USAGE = `usage: models-download [--model NAME ...] [--all] [--dir DIR] [--manifest FILE] [--optional]
   --model NAME   a model from the manifest (repeatable; default: the first, recommended one)
   --all          every model in the manifest
   --dir DIR      model folder (default: $ASR_MODEL_DIR, else $DATA_DIR/models, else ./.data/models)
-  --manifest F   manifest to read (default: ${DEFAULT_MANIFEST_PATH})`;
+  --manifest F   manifest to read (default: ${DEFAULT_MANIFEST_PATH})
+  --optional     a speech model that cannot be had is one line and exit status 0 (npm run setup);
+                 the Silero VAD model is never optional`;
 
 async function main(argv: string[]): Promise<number> {
   const values = parseCommandLine(
@@ -21,6 +25,7 @@ async function main(argv: string[]): Promise<number> {
         all: { type: "boolean", default: false },
         dir: { type: "string" },
         manifest: { type: "string", default: DEFAULT_MANIFEST_PATH },
+        optional: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -44,6 +49,12 @@ async function main(argv: string[]): Promise<number> {
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   const report = (line: string) => process.stderr.write(`${line}\n`);
+  try {
+    await installSileroVad({ signal: controller.signal, report });
+  } catch (error) {
+    report(`ERROR ${(error as Error).message}`);
+    return 1;
+  }
   let failed = 0;
   for (const name of names) {
     const spec = manifest.models.find((m) => m.name === name);
@@ -51,9 +62,13 @@ async function main(argv: string[]): Promise<number> {
     try {
       await installModel(spec, { modelDir, signal: controller.signal, report });
     } catch (error) {
+      if (controller.signal.aborted) return 1;
+      if (values.optional) {
+        report(`speech model not installed: ${(error as Error).message}. The worker runs the pocketsphinx fallback (low accuracy on real speech) until you run: npm run models:download`);
+        continue;
+      }
       failed++;
       report(`ERROR ${(error as Error).message}`);
-      if (controller.signal.aborted) break;
     }
   }
   return failed === 0 ? 0 : 1;
