@@ -89,6 +89,25 @@ describe("embedded PostgreSQL", () => {
     }
   });
 
+  test("a server left running by a service that died is stopped and started afresh by the next start", async () => {
+    const dataDir = path.join(await mkdtemp(path.join(scratch, "abandoned-")), "data");
+    const first = await startEmbeddedPostgres(dataDir, logger, { stateDir });
+    await query(first.url, "CREATE TABLE kept (n int); INSERT INTO kept VALUES (7)");
+    // As if its service had been killed: the recorded owner is a process that has exited.
+    const gone = spawn("true");
+    await once(gone, "exit");
+    const file = path.join(dataDir, "postgres.json");
+    await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, "utf8")), ownerPid: gone.pid }));
+    const second = await startEmbeddedPostgres(dataDir, logger, { stateDir });
+    try {
+      assert.deepEqual((await query(second.url, "SELECT n FROM kept")).rows, [{ n: 7 }]);
+      assert.equal((JSON.parse(await readFile(file, "utf8")) as { ownerPid: number }).ownerPid, process.pid);
+      await first.stop(); // already stopped by the second start: returns at once
+    } finally {
+      await second.destroy();
+    }
+  });
+
   test("cluster names are readable and unique per path", () => {
     assert.match(clusterName("/root/caption-service/.data"), /^root-caption-service-\.data-[0-9a-f]{12}$/);
     assert.notEqual(clusterName("/a/b c"), clusterName("/a/b-c"));

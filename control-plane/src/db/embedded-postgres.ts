@@ -34,6 +34,8 @@ interface Credentials {
   port: number;
   password: string;
   clusterDir?: string;
+  /** The process that started the server and will stop it. */
+  ownerPid?: number;
 }
 
 const DATABASE_NAME = "caption";
@@ -62,11 +64,16 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, opt
     );
   }
 
-  const alreadyRunning = saved && initialised ? await runningPort(cluster.dir) : null;
-  if (saved && alreadyRunning) {
-    const credentials = { ...saved, port: alreadyRunning };
-    logger.info({ port: alreadyRunning, cluster_dir: cluster.dir }, "embedded postgres already running; connecting to it");
+  const running = saved && initialised ? await runningServer(cluster.dir) : null;
+  if (saved && running && saved.ownerPid !== undefined && isAlive(saved.ownerPid)) {
+    const credentials = { ...saved, port: running.port };
+    logger.info({ port: running.port, cluster_dir: cluster.dir }, "embedded postgres already running; connecting to it");
     return { url: urlFor(credentials, DATABASE_NAME), adminUrl: urlFor(credentials, "postgres"), clusterDir: cluster.dir, stop: async () => {}, destroy: async () => {} };
+  }
+  if (running) {
+    // Its service died without stopping it (killed, or stopped before its signal handlers were in place).
+    logger.warn({ pid: running.pid, cluster_dir: cluster.dir }, "stopping an embedded postgres whose service is gone");
+    await stopAbandoned(running.pid, cluster.dir);
   }
 
   const credentials: Credentials = {
@@ -74,6 +81,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, opt
     port: saved && (await portIsFree(saved.port)) ? saved.port : await freePort(),
     password: saved?.password ?? randomBytes(18).toString("base64url"),
     ...(cluster.external ? { clusterDir: cluster.dir } : {}),
+    ownerPid: process.pid,
   };
   if (cluster.user) await ensureStateDir(stateDir);
   const binaries = cluster.user ? await binariesFor(cluster.user, stateDir, logger) : await packagedBinaries();
@@ -101,17 +109,33 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, opt
   };
 }
 
-/** Port of a PostgreSQL already running on this data directory, read from its postmaster.pid. */
-async function runningPort(clusterDir: string): Promise<number | null> {
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/** The PostgreSQL already running on this data directory, from its postmaster.pid. */
+async function runningServer(clusterDir: string): Promise<{ pid: number; port: number } | null> {
   const pidFile = path.join(clusterDir, "postmaster.pid");
   if (!existsSync(pidFile)) return null;
   const [pidLine, , , portLine] = (await readFile(pidFile, "utf8")).split("\n");
-  try {
-    process.kill(Number(pidLine), 0);
-  } catch {
-    return null;
+  const pid = Number(pidLine);
+  const port = Number(portLine);
+  return pid > 0 && port > 0 && isAlive(pid) ? { pid, port } : null;
+}
+
+/** Fast shutdown of a server nobody owns any more, so this process can start (and later stop) its own. */
+async function stopAbandoned(pid: number, clusterDir: string): Promise<void> {
+  process.kill(pid, "SIGINT");
+  for (let waited = 0; isAlive(pid); waited += 100) {
+    if (waited === 30_000) process.kill(pid, "SIGQUIT");
+    if (waited > 60_000) throw new EmbeddedPostgresError(`the PostgreSQL left running on ${clusterDir} (pid ${pid}) does not stop: stop it (kill ${pid}) and start again`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return Number(portLine) || null;
 }
 
 async function freePort(): Promise<number> {
