@@ -5,7 +5,7 @@ import net from "node:net";
 import path from "node:path";
 import pg from "pg";
 import type { Logger } from "pino";
-import { placeCluster, ROOT_STATE_DIR } from "./embedded/cluster-placement.ts";
+import { CLUSTERS_SUBDIR, placeCluster, ROOT_STATE_DIR } from "./embedded/cluster-placement.ts";
 import { EmbeddedPostgresError } from "./embedded/embedded-postgres-error.ts";
 import { binariesFor, ensureStateDir, packagedBinaries } from "./embedded/postgres-binaries.ts";
 import { initCluster, startServer } from "./embedded/postgres-server.ts";
@@ -83,12 +83,12 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, opt
     ...(cluster.external ? { clusterDir: cluster.dir } : {}),
     ownerPid: process.pid,
   };
-  if (cluster.user) await ensureStateDir(stateDir);
   const binaries = cluster.user ? await binariesFor(cluster.user, stateDir, logger) : await packagedBinaries();
   const clusterOptions = { binaries, dir: cluster.dir, password: credentials.password, logger, ...(cluster.user ? { user: cluster.user } : {}) };
   if (!initialised) {
     if (saved) logger.warn({ cluster_dir: cluster.dir }, "the embedded database recorded in postgres.json is gone; creating an empty one");
     logger.info({ cluster_dir: cluster.dir, as_user: cluster.user?.name }, "initialising embedded postgres");
+    if (cluster.external && cluster.user) await ensureStateDir(stateDir, CLUSTERS_SUBDIR);
     await initCluster(clusterOptions);
   }
   await writeFile(credentialsFile, JSON.stringify(credentials), { mode: 0o600 });

@@ -6,6 +6,7 @@ import { EmbeddedPostgresError } from "./embedded-postgres-error.ts";
 
 /** Where root's embedded databases live when their DATA_DIR is out of the database user's reach. */
 export const ROOT_STATE_DIR = "/var/lib/caption-service";
+export const CLUSTERS_SUBDIR = "clusters";
 
 export interface ClusterPlacement {
   /** The cluster's data directory (PGDATA). */
@@ -36,7 +37,7 @@ export async function placeCluster(dataDir: string, recorded: string | undefined
   if (owner) return { dir, external: recorded !== undefined, user: owner.uid === 0 ? await ensureDatabaseUser() : owner };
   const user = await ensureDatabaseUser();
   if (recorded !== undefined || (await canEnter(user, dataDir))) return { dir, external: recorded !== undefined, user };
-  return { dir: path.join(stateDir, "clusters", clusterName(await realpath(dataDir))), external: true, user };
+  return { dir: path.join(stateDir, CLUSTERS_SUBDIR, clusterName(await realpath(dataDir))), external: true, user };
 }
 
 /** Readable and unique: the path's characters that are safe in a file name, then a hash of the whole path. */

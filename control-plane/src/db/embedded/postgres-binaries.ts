@@ -51,6 +51,7 @@ export async function binariesFor(user: DatabaseUser, stateDir: string, logger: 
   if (await canEnter(user, path.join(packaged.dir, "bin"))) return packaged;
   const target = path.join(stateDir, `postgres-${packaged.version}-${process.platform}-${process.arch}`);
   if (await isDirectory(target)) return binariesIn(target, packaged.version);
+  await ensureStateDir(stateDir);
   logger.info({ from: packaged.dir, to: target }, "copying the PostgreSQL binaries where the database user can run them");
   const staging = `${target}.partial-${randomBytes(4).toString("hex")}`;
   try {
@@ -86,11 +87,16 @@ async function makeWorldReadable(dir: string): Promise<void> {
   }
 }
 
-/** The root of the machine-wide state kept for root's embedded databases: root-owned, 0755. */
-export async function ensureStateDir(stateDir: string): Promise<void> {
+/**
+ * The machine-wide state kept for root's embedded databases (and `subdir` in it): root-owned and
+ * 0755 whatever the umask, so the database user can enter it. Made only when something goes there.
+ */
+export async function ensureStateDir(stateDir: string, subdir?: string): Promise<void> {
   try {
-    await mkdir(stateDir, { recursive: true });
-    await chmod(stateDir, 0o755);
+    for (const dir of subdir ? [stateDir, path.join(stateDir, subdir)] : [stateDir]) {
+      await mkdir(dir, { recursive: true });
+      await chmod(dir, 0o755);
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     throw new EmbeddedPostgresError(
