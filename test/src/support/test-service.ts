@@ -32,7 +32,8 @@ export async function startTestService(options: { env?: Record<string, string>; 
   const dataDir = await mkdtemp(path.join(tmpdir(), "caption-e2e-"));
   const env = parseEnv({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "silent", ALLOW_PRIVATE_VIDEO_URLS: "true", WORKER_CONCURRENCY: "2", ...options.env });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
-  const api = await startApiServer(env, database.url, logger);
+  // A free port for the metrics listener, should a test run telemetry.
+  const api = await startApiServer(env, database.url, logger, { metrics: { port: 0, host: "127.0.0.1" } });
   const worker = options.worker === false ? null : await startCaptionWorker(env, database.url, logger);
   const call: TestService["call"] = (method, requestPath, key, body) => apiRequest(api.url, method, requestPath, { key, body });
   return {
