@@ -1,4 +1,4 @@
-// `npm run models:download -- [--model NAME | --all] [--dir DIR] [--manifest FILE]`
+// `npm run models:download -- [--model NAME | --all] [--dir DIR] [--manifest FILE] [--trust-on-first-use]`
 // Installs speech models from gpu-worker/models/manifest.json into the worker's model folder.
 // Progress and warnings go to stderr; exit status 0 when every asked-for model is installed.
 import { join } from "node:path";
@@ -6,11 +6,15 @@ import { installModel } from "./model-install.ts";
 import { DEFAULT_MANIFEST_PATH, readManifest } from "./model-manifest.ts";
 import { parseCommandLine } from "../../cli/command-line.ts";
 
-const USAGE = `usage: models-download [--model NAME ...] [--all] [--dir DIR] [--manifest FILE]
+const USAGE = `usage: models-download [--model NAME ...] [--all] [--dir DIR] [--manifest FILE] [--trust-on-first-use]
   --model NAME   a model from the manifest (repeatable; default: the first, recommended one)
   --all          every model in the manifest
   --dir DIR      model folder (default: $ASR_MODEL_DIR, else $DATA_DIR/models, else ./.data/models)
-  --manifest F   manifest to read (default: ${DEFAULT_MANIFEST_PATH})`;
+  --manifest F   manifest to read (default: ${DEFAULT_MANIFEST_PATH})
+  --trust-on-first-use
+                 accept a download the manifest pins no sha256 for, and record its hash in the
+                 model's installed.json: later downloads into the same folder must match it.
+                 Without it such a model is refused.`;
 
 async function main(argv: string[]): Promise<number> {
   const values = parseCommandLine(
@@ -21,6 +25,7 @@ async function main(argv: string[]): Promise<number> {
         all: { type: "boolean", default: false },
         dir: { type: "string" },
         manifest: { type: "string", default: DEFAULT_MANIFEST_PATH },
+        "trust-on-first-use": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -49,7 +54,7 @@ async function main(argv: string[]): Promise<number> {
     const spec = manifest.models.find((m) => m.name === name);
     if (!spec) continue;
     try {
-      await installModel(spec, { modelDir, signal: controller.signal, report });
+      await installModel(spec, { modelDir, signal: controller.signal, report, trustOnFirstUse: values["trust-on-first-use"] });
     } catch (error) {
       failed++;
       report(`ERROR ${(error as Error).message}`);
