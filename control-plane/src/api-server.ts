@@ -65,6 +65,13 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     publicBaseUrl: env.PUBLIC_BASE_URL,
     trustProxy: env.TRUST_PROXY,
   });
+  // Metrics never share the public port (what an ingress exposes); bound first, so a taken port stops start-up.
+  const metricsAt = options.metrics ?? (env.METRICS_PORT === 0 ? false : { port: env.METRICS_PORT, host: env.HOST });
+  let metrics: MetricsServer | undefined;
+  if (telemetry && metricsAt) {
+    metrics = await startMetricsServer(telemetry, metricsAt);
+    logger.info({ url: metrics.url }, "metrics listening");
+  }
   const server = app.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
   server.keepAliveTimeout = 65_000;
@@ -72,13 +79,6 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
   const port = typeof address === "object" && address ? address.port : env.PORT;
   const url = `http://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${port}`;
   logger.info({ url }, "API listening");
-  // Metrics never share the public port: the API's port is what an ingress exposes.
-  const metricsAt = options.metrics ?? (env.METRICS_PORT === 0 ? false : { port: env.METRICS_PORT, host: env.HOST });
-  let metrics: MetricsServer | undefined;
-  if (telemetry && metricsAt) {
-    metrics = await startMetricsServer(telemetry, metricsAt);
-    logger.info({ url: metrics.url }, "metrics listening");
-  }
 
   let stopping: Promise<void> | undefined;
   return {
