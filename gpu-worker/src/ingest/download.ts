@@ -107,8 +107,9 @@ function checkHeaders(response: IncomingMessage, host: string, maxBytes: number)
 
 /**
  * Downloads an HTTPS video to `destPath` under the ingest rules: no redirects, SSRF-checked and
- * pinned address, size cap, timeouts and a minimum throughput, hashing what it writes. Failures the user can fix are JobFailures; the partial
- * file is removed on any failure. Abort rejects with the signal's reason.
+ * pinned address, size cap, timeouts and a minimum throughput, hashing what it writes. Failures the
+ * user can fix are JobFailures; the partial file is removed on any failure. Abort rejects with the
+ * signal's reason.
  */
 export async function downloadVideo(url: string, destPath: string, opts: DownloadOptions): Promise<DownloadResult> {
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_VIDEO_BYTES;

@@ -85,6 +85,7 @@ describe("a container header that understates the duration", () => {
     const output = await rendered(service, job);
     assert.ok(Math.abs(output.durationSeconds - real) < 0.15, `rendered ${output.durationSeconds} s of ${real} s`);
     assert.ok(output.durationSeconds <= job.usage.billed_seconds + 1 / FPS, "never more than billed plus one frame");
+    assert.ok(output.durationSeconds > job.usage.billed_seconds - 1, "the charge is the rendered seconds, rounded up");
   });
 
   test("counts against max_duration_seconds with its real length", async () => {
