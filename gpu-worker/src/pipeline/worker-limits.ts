@@ -5,6 +5,6 @@ export interface WorkerLimits {
   download: { totalTimeoutMs: number; minBytesPerSecond: number; throughputWindowMs: number };
   /** Each ffprobe run on the source, and on the rendered output. */
   probeTimeoutMs: number;
-  /** Transcription and render together, proportional to the billed duration. */
+  /** Transcription, render and the check of the output together, proportional to the billed duration. */
   deadline: DeadlinePolicy;
 }
