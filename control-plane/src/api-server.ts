@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import { migrateToLatest } from "@caption/shared/db/migrator";
 import type { Env } from "@caption/shared/config/env";
 import { createDatabase } from "@caption/shared/db/database";
+import { startMetricsServer, type MetricsServer } from "@caption/shared/telemetry/metrics-server";
 import { activeTelemetry } from "@caption/shared/telemetry/telemetry";
 import { parseStorageUrl } from "@caption/shared/storage/storage-location";
 import { createApp } from "./http/app.ts";
@@ -21,7 +22,14 @@ import { observeQueue } from "./telemetry/queue-gauges.ts";
 export interface ApiServer {
   url: string;
   server: Server;
+  /** `GET /metrics` on its own listener (METRICS_PORT), when telemetry runs in this process. */
+  metricsUrl: string | undefined;
   stop(): Promise<void>;
+}
+
+export interface ApiServerOptions {
+  /** Where Prometheus scrapes; default METRICS_PORT on HOST, none when METRICS_PORT is 0. Tests pass port 0 for a free one. */
+  metrics?: { port: number; host: string } | false;
 }
 
 /** The signing key for result links: configured, else generated once and kept under DATA_DIR. */
@@ -36,7 +44,7 @@ export async function loadSigningSecret(env: Pick<Env, "URL_SIGNING_SECRET" | "D
 }
 
 /** Migrates, starts the queue producer and listens. `stop` is idempotent. */
-export async function startApiServer(env: Env, databaseUrl: string, logger: Logger): Promise<ApiServer> {
+export async function startApiServer(env: Env, databaseUrl: string, logger: Logger, options: ApiServerOptions = {}): Promise<ApiServer> {
   const storage = parseStorageUrl(env);
   const db = createDatabase(databaseUrl, { max: 20, onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost") });
   await migrateToLatest(db as unknown as Kysely<unknown>);
@@ -55,8 +63,15 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     languages: createLanguageSupport(db),
     localFilesRoot: storage.kind === "local" ? storage.root : undefined,
     publicBaseUrl: env.PUBLIC_BASE_URL,
-    telemetry,
+    trustProxy: env.TRUST_PROXY,
   });
+  // Metrics never share the public port (what an ingress exposes); bound first, so a taken port stops start-up.
+  const metricsAt = options.metrics ?? (env.METRICS_PORT === 0 ? false : { port: env.METRICS_PORT, host: env.HOST });
+  let metrics: MetricsServer | undefined;
+  if (telemetry && metricsAt) {
+    metrics = await startMetricsServer(telemetry, metricsAt);
+    logger.info({ url: metrics.url }, "metrics listening");
+  }
   const server = app.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
   server.keepAliveTimeout = 65_000;
@@ -69,8 +84,10 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
   return {
     url,
     server,
+    metricsUrl: metrics?.url,
     stop: () =>
       (stopping ??= (async () => {
+        await metrics?.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

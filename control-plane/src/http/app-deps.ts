@@ -1,6 +1,5 @@
 import type { Logger } from "pino";
 import type { Db } from "@caption/shared/db/database";
-import type { Telemetry } from "@caption/shared/telemetry/telemetry";
 import type { JobQueue } from "../queue/job-queue.ts";
 import type { LanguageSupport } from "../services/language-support.ts";
 import type { ResultLinks } from "../storage/result-links.ts";
@@ -19,6 +18,6 @@ export interface AppDeps {
   localFilesRoot?: string;
   /** Overrides the base URL derived from the request (behind proxies). */
   publicBaseUrl?: string;
-  /** Serves GET /metrics when telemetry runs in this process. */
-  telemetry?: Pick<Telemetry, "prometheusText">;
+  /** Honour X-Forwarded-Proto/Host/For (TRUST_PROXY): only behind a proxy that sets them. */
+  trustProxy: boolean;
 }

@@ -6,17 +6,21 @@ import type { AppState } from "./app-state.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { fileRoutes } from "./routes/file-routes.ts";
 import { jobRoutes } from "./routes/job-routes.ts";
-import { metricsRoute } from "./routes/metrics-route.ts";
 import { publicRoutes } from "./routes/public-routes.ts";
 
 export function createApp(deps: AppDeps): Koa<AppState> {
-  const app = new Koa<AppState>({ proxy: true });
+  // X-Forwarded-* are a client's to forge unless a proxy in front rewrites them: trusted only when told so.
+  const app = new Koa<AppState>({ proxy: deps.trustProxy });
   const router = new Router<AppState>();
   publicRoutes(router, deps);
   jobRoutes(router, deps);
-  if (deps.telemetry) metricsRoute(router, deps.telemetry);
   if (deps.localFilesRoot) fileRoutes(router, deps.localFilesRoot, deps.signer);
   app.use(requestContext(deps.logger));
+  app.use(async (ctx, next) => {
+    // No response of ours is meant to be content-sniffed (downloads least of all).
+    ctx.set("X-Content-Type-Options", "nosniff");
+    await next();
+  });
   app.use(async (ctx, next) => {
     await next();
     if (ctx.status === 404 && ctx.body == null && ctx.respond !== false) throw notFound("route");

@@ -20,7 +20,7 @@ const VIDEO = "https://videos.example.com/clip.mp4";
 interface ApiProcess { url: string; child: ChildProcess; output: string[] }
 
 async function startApiProcess(databaseUrl: string, dataDir: string, signingSecret: string): Promise<ApiProcess> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", HOST: "127.0.0.1", DATABASE_URL: databaseUrl, DATA_DIR: dataDir, URL_SIGNING_SECRET: signingSecret, LOG_LEVEL: "info" };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", HOST: "127.0.0.1", DATABASE_URL: databaseUrl, DATA_DIR: dataDir, URL_SIGNING_SECRET: signingSecret, LOG_LEVEL: "info", METRICS_PORT: "0" };
   // Not a test file: keep it from reporting to this test runner.
   delete env.NODE_TEST_CONTEXT;
   const child = spawn(process.execPath, [path.join(repoRoot, "control-plane/src/main.ts")], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });

@@ -34,7 +34,33 @@ test("with local storage a completed job links to signed /v1/files URLs that exp
   assert.equal(body.video, null);
   const download = await fetch(url);
   assert.equal(download.status, 200);
+  assert.equal(download.headers.get("x-content-type-options"), "nosniff");
+  assert.equal(download.headers.get("content-disposition"), 'attachment; filename="captions.srt"', "subtitles are saved, not displayed");
   assert.match(await download.text(), /hello/);
   url.searchParams.set("expires", String(Number(url.searchParams.get("expires")) + 60));
   assert.equal((await fetch(url)).status, 403, "a link with a moved expiry is refused");
+});
+
+test("transcripts download as attachments, the video plays inline, and both say nosniff", async () => {
+  const id = "job_local_headers";
+  await mkdir(path.join(t.dataDir, "files", id), { recursive: true });
+  await writeFile(path.join(t.dataDir, "files", id, "transcript.json"), '{"words":[]}');
+  await writeFile(path.join(t.dataDir, "files", id, "captioned.mp4"), "not really a video");
+  await t.database.db
+    .insertInto("jobs")
+    .values({
+      id, account_id: accountId, status: "completed", progress: 100, video_url: "https://a.example/b.mp4", preset: "classic", language: null,
+      style: "{}", max_duration_seconds: 600, media: null, resolved_style: null, duration_seconds: 3, billed_seconds: 3,
+      error_code: null, error_message: null, video_key: `${id}/captioned.mp4`, srt_key: null, transcript_key: `${id}/transcript.json`,
+      traceparent: null, started_at: null, finished_at: new Date(), expires_at: new Date(Date.now() + 3600_000), files_deleted_at: null,
+    })
+    .execute();
+  const { body } = await t.request("GET", `/v1/jobs/${id}`, { key });
+  const transcript = await fetch(body.subtitles.transcript_url);
+  assert.equal(transcript.headers.get("content-disposition"), 'attachment; filename="transcript.json"');
+  assert.equal(transcript.headers.get("x-content-type-options"), "nosniff");
+  const video = await fetch(body.video.url);
+  assert.equal(video.status, 200);
+  assert.equal(video.headers.get("content-disposition"), null);
+  assert.equal(video.headers.get("x-content-type-options"), "nosniff");
 });

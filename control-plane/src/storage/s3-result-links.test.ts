@@ -62,6 +62,7 @@ test("an S3-backed completed job links to presigned object URLs that expire at e
     assert.ok(expiry <= expiresAt.getTime() && expiry > expiresAt.getTime() - 1000, `link expiry ${new Date(expiry).toISOString()} vs expires_at ${expiresAt.toISOString()}`);
     const download = await fetch(url);
     assert.equal(download.status, 200, name);
+    assert.equal(download.headers.get("content-disposition"), name === "captioned.mp4" ? null : `attachment; filename="${name}"`, name);
     assert.equal(await download.text(), FILES[name]);
   }
   assert.equal((await t.request("GET", "/v1/files/job_s3_links/captions.srt")).status, 404, "no local file route with object storage");

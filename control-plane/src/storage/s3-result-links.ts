@@ -1,5 +1,6 @@
 import { GetObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { contentDisposition } from "./download-headers.ts";
 import type { ResultLinks } from "./result-links.ts";
 
 /** SigV4 presigned URLs live at most seven days. */
@@ -18,7 +19,10 @@ export function createS3ResultLinks(client: S3Client, location: { bucket: string
       const signingDate = new Date(Math.floor(now().getTime() / 1000) * 1000);
       const seconds = Math.floor((expiresAt.getTime() - signingDate.getTime()) / 1000);
       const expiresIn = Math.min(Math.max(seconds, 1), MAX_PRESIGN_SECONDS);
-      return getSignedUrl(client, new GetObjectCommand({ Bucket: location.bucket, Key: `${location.prefix}${key}` }), { expiresIn, signingDate });
+      // The store answers with the headers the link asks for (S3 has no way to add X-Content-Type-Options).
+      const disposition = contentDisposition(key.slice(key.lastIndexOf("/") + 1));
+      const command = new GetObjectCommand({ Bucket: location.bucket, Key: `${location.prefix}${key}`, ...(disposition ? { ResponseContentDisposition: disposition } : {}) });
+      return getSignedUrl(client, command, { expiresIn, signingDate });
     },
   };
 }

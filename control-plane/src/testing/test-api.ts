@@ -24,7 +24,7 @@ export async function startTestApi(envOverrides: Record<string, string> = {}): P
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), "caption-api-"));
   const env = parseEnv({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "silent", ...envOverrides });
-  const api = await startApiServer(env, database.url, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }));
+  const api = await startApiServer(env, database.url, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }), { metrics: { port: 0, host: "127.0.0.1" } });
   return {
     url: api.url,
     database,

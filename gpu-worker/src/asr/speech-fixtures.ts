@@ -13,7 +13,7 @@ export interface SpokenSentence {
 }
 
 export interface SpeechFixture {
-  /** 16 kHz mono s16le WAV. */
+  /** 16 kHz mono s16le PCM in Matroska: the worker decodes only the containers it accepts from users. */
   path: string;
   duration: number;
   sentences: SpokenSentence[];
@@ -38,7 +38,7 @@ export async function composeSpeech(parts: readonly { text: string; silenceBefor
       inputs.push("-i", clip);
       filters.push(`[${i}:a]aresample=${SAMPLE_RATE},adelay=${Math.round(start * 1000)}:all=1[a${i}]`);
     }
-    const path = join(dir, "speech.wav");
+    const path = join(dir, "speech.mka");
     const mix = parts.map((_, i) => `[a${i}]`).join("");
     await execa("ffmpeg", [
       "-v", "error", ...inputs,

@@ -1,5 +1,6 @@
 import type { Segment, Word } from "@caption/shared/api/transcript";
 import { JobFailure } from "@caption/shared/errors/codes";
+import { withoutPaths } from "@caption/shared/errors/redact-paths";
 import type { Logger } from "pino";
 import { SAMPLE_RATE, type SpeechEngine, type SpeechSegment } from "./speech-engine.ts";
 import { segmentSpeech } from "./voice-activity.ts";
@@ -94,7 +95,7 @@ async function recognise(engine: SpeechEngine, segment: SpeechSegment, language:
   } catch (error) {
     signal.throwIfAborted();
     if (error instanceof JobFailure) throw error;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = withoutPaths(error instanceof Error ? error.message : String(error));
     throw new JobFailure("TRANSCRIPTION_FAILED", `${engine.name} failed on the speech at ${segment.start.toFixed(2)} s: ${message}`, {
       cause: error,
     });

@@ -65,7 +65,7 @@ test("downloads a video byte for byte", async () => {
   const dest = destination();
   const result = await downloadVideo(server.url("/video.mp4"), dest, options());
   const [original, downloaded] = await Promise.all([readFile(videoPath), readFile(dest)]);
-  assert.deepEqual(result, { bytes: original.length, contentType: "video/mp4" });
+  assert.deepEqual(result, { bytes: original.length, sha256: sha256(original), contentType: "video/mp4" });
   assert.equal(sha256(downloaded), sha256(original));
 });
 
@@ -116,6 +116,25 @@ test("a server that stalls mid-body hits the idle timeout", async () => {
     res.write(Buffer.alloc(100));
   });
   await expectFailure(server.url("/stall"), "VIDEO_UNREACHABLE", { idleTimeoutMs: 200 }, /no data/);
+});
+
+/** A body that keeps the connection alive with `bytes` every `everyMs`, never finishing. */
+function drip(path: string, bytes: number, everyMs: number): void {
+  server.route(path, (_req, res) => {
+    res.writeHead(200, { "content-type": "video/mp4", "content-length": 100_000_000 });
+    const timer = setInterval(() => res.write(Buffer.alloc(bytes)), everyMs);
+    res.on("close", () => clearInterval(timer));
+  });
+}
+
+test("a body dripping below the minimum throughput for a whole window is cut off", async () => {
+  drip("/drip", 10, 20);
+  await expectFailure(server.url("/drip"), "VIDEO_UNREACHABLE", { minBytesPerSecond: 50_000, throughputWindowMs: 300 }, /bytes\/s over the last 0\.3 s, below the minimum of 50000 bytes\/s/);
+});
+
+test("the total timeout bounds a body that keeps up its rate", async () => {
+  drip("/steady", 2000, 10);
+  await expectFailure(server.url("/steady"), "VIDEO_UNREACHABLE", { minBytesPerSecond: 1000, throughputWindowMs: 100, totalTimeoutMs: 400 }, /took longer than 400 ms/);
 });
 
 test("a body shorter than its Content-Length is VIDEO_UNREACHABLE", async () => {

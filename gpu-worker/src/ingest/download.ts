@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { FileHandle } from "node:fs/promises";
 import { open, rm } from "node:fs/promises";
 import type { IncomingMessage } from "node:http";
@@ -6,12 +7,17 @@ import type { LookupFunction } from "node:net";
 import { JobFailure } from "@caption/shared/errors/codes";
 import type { Logger } from "pino";
 import { parseVideoUrl, resolveTarget, type ResolvedTarget } from "./resolve-target.ts";
+import { throughputGuard } from "./throughput-guard.ts";
 
 export const DEFAULT_MAX_VIDEO_BYTES = 500 * 1024 * 1024;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
-// A server trickling bytes just inside the idle timeout must not hold a worker forever.
-export const DEFAULT_TOTAL_TIMEOUT_MS = 15 * 60_000;
+// Bounds how long any download holds a worker, however the server paces it (DOWNLOAD_TIMEOUT_SECONDS).
+export const DEFAULT_TOTAL_TIMEOUT_MS = 180_000;
+// A server trickling bytes just often enough to dodge the idle timeout is cut off after one window
+// below this rate (DOWNLOAD_MIN_BYTES_PER_SECOND, DOWNLOAD_THROUGHPUT_WINDOW_SECONDS).
+export const DEFAULT_MIN_BYTES_PER_SECOND = 64 * 1024;
+export const DEFAULT_THROUGHPUT_WINDOW_MS = 20_000;
 
 export interface DownloadOptions {
   signal: AbortSignal;
@@ -22,7 +28,11 @@ export interface DownloadOptions {
   connectTimeoutMs?: number;
   /** Longest silence while the body streams. */
   idleTimeoutMs?: number;
+  /** Everything, from the DNS lookup to the last byte. */
   totalTimeoutMs?: number;
+  /** The body must average at least this over every `throughputWindowMs` (0: no minimum). */
+  minBytesPerSecond?: number;
+  throughputWindowMs?: number;
   logger?: Logger;
   /** Tests only: trusted CA certificates replacing the default ones. */
   ca?: string | Buffer;
@@ -30,6 +40,8 @@ export interface DownloadOptions {
 
 export interface DownloadResult {
   bytes: number;
+  /** Of the bytes written, hex: tells a retry whether it got the same file. */
+  sha256: string;
   contentType: string | null;
 }
 
@@ -95,8 +107,9 @@ function checkHeaders(response: IncomingMessage, host: string, maxBytes: number)
 
 /**
  * Downloads an HTTPS video to `destPath` under the ingest rules: no redirects, SSRF-checked and
- * pinned address, size cap, timeouts. Failures the user can fix are JobFailures; the partial
- * file is removed on any failure. Abort rejects with the signal's reason.
+ * pinned address, size cap, timeouts and a minimum throughput, hashing what it writes. Failures the
+ * user can fix are JobFailures; the partial file is removed on any failure. Abort rejects with the
+ * signal's reason.
  */
 export async function downloadVideo(url: string, destPath: string, opts: DownloadOptions): Promise<DownloadResult> {
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_VIDEO_BYTES;
@@ -112,6 +125,7 @@ export async function downloadVideo(url: string, destPath: string, opts: Downloa
   const totalTimeoutMs = opts.totalTimeoutMs ?? DEFAULT_TOTAL_TIMEOUT_MS;
   const totalTimer = setTimeout(() => fail(unreachable(`Downloading from ${host} took longer than ${totalTimeoutMs} ms`)), totalTimeoutMs);
   let idleTimer: NodeJS.Timeout | undefined;
+  let throughputTimer: NodeJS.Timeout | undefined;
   const armIdle = () => {
     clearTimeout(idleTimer);
     idleTimer = setTimeout(() => fail(unreachable(`${host} sent no data for ${idleTimeoutMs} ms`)), idleTimeoutMs);
@@ -138,9 +152,20 @@ export async function downloadVideo(url: string, destPath: string, opts: Downloa
     }
 
     let bytes = 0;
+    const hash = createHash("sha256");
+    const windowMs = opts.throughputWindowMs ?? DEFAULT_THROUGHPUT_WINDOW_MS;
+    const throughput = throughputGuard({ minBytesPerSecond: opts.minBytesPerSecond ?? DEFAULT_MIN_BYTES_PER_SECOND, windowMs });
+    const checkThroughput = () => {
+      const slow = throughput.check();
+      if (slow) fail(unreachable(`${host} ${slow}`));
+    };
+    throughputTimer = setInterval(checkThroughput, Math.max(100, windowMs / 4));
     armIdle();
     for await (const chunk of response as AsyncIterable<Buffer>) {
       armIdle();
+      throughput.record(chunk.length);
+      checkThroughput();
+      hash.update(chunk);
       bytes += chunk.length;
       if (bytes > maxBytes) throw new JobFailure("VIDEO_TOO_LARGE", `The video is larger than the limit of ${maxBytes} bytes`);
       try {
@@ -157,8 +182,9 @@ export async function downloadVideo(url: string, destPath: string, opts: Downloa
     await file.close();
     file = undefined;
     const contentType = response.headers["content-type"] ?? null;
-    opts.logger?.info({ host, bytes, content_type: contentType }, "video downloaded");
-    return { bytes, contentType };
+    const sha256 = hash.digest("hex");
+    opts.logger?.info({ host, bytes, sha256, content_type: contentType }, "video downloaded");
+    return { bytes, sha256, contentType };
   } catch (error) {
     const reason: unknown = opts.signal.aborted
       ? opts.signal.reason
@@ -169,6 +195,7 @@ export async function downloadVideo(url: string, destPath: string, opts: Downloa
           : describeNetworkError(error, host);
     clearTimeout(idleTimer);
     clearTimeout(totalTimer);
+    clearInterval(throughputTimer);
     await file?.close().catch(() => undefined);
     file = undefined;
     await rm(destPath, { force: true });
@@ -177,6 +204,7 @@ export async function downloadVideo(url: string, destPath: string, opts: Downloa
     clearTimeout(connectTimer);
     clearTimeout(totalTimer);
     clearTimeout(idleTimer);
+    clearInterval(throughputTimer);
     await file?.close().catch(() => undefined);
   }
 }

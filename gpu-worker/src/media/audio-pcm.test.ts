@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { JobFailure } from "@caption/shared/errors/codes";
 import { makeSpeechVideo } from "../../../test/src/fixtures/speech-video.ts";
 import { decodePcm16kMono, PCM_SAMPLE_RATE, toFloat32Chunks } from "./audio-pcm.ts";
-import { FfmpegError, runFfmpeg } from "./ffmpeg.ts";
+import { runFfmpeg } from "./ffmpeg.ts";
 
 let dir = "";
 let sinePath = "";
@@ -106,7 +107,23 @@ test("abort rejects with the signal's reason", async () => {
   );
 });
 
-test("a file without audio fails with FfmpegError", async () => {
+test("limitSeconds stops the decode at the inspected duration", async () => {
+  const samples = await collect(decodePcm16kMono(sinePath, { limitSeconds: 0.5 }));
+  assert.ok(Math.abs(samples.length - PCM_SAMPLE_RATE / 2) <= 32, `${samples.length} samples`);
+});
+
+const undecodable = (error: unknown) => error instanceof JobFailure && error.code === "UNSUPPORTED_FORMAT" && !error.message.includes(dir);
+
+test("a file without audio is the upload's fault: UNSUPPORTED_FORMAT, with no server path in the message", async () => {
   const silent = await makeSpeechVideo({ text: "No sound.", width: 160, height: 120, audio: false });
-  await assert.rejects(collect(decodePcm16kMono(silent.path)), FfmpegError);
+  await assert.rejects(collect(decodePcm16kMono(silent.path)), (error: unknown) => error instanceof JobFailure && error.code === "UNSUPPORTED_FORMAT");
+});
+
+test("a file that is not what its magic bytes say fails UNSUPPORTED_FORMAT without its path", async () => {
+  const fake = join(dir, "fake.mp4");
+  await writeFile(fake, Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from("ftypisom"), Buffer.alloc(4096, 7)]));
+  await assert.rejects(collect(decodePcm16kMono(fake)), undecodable);
+  const playlist = join(dir, "list.mp4");
+  await writeFile(playlist, "#EXTM3U\n#EXTINF:1,\nsegment.ts\n");
+  await assert.rejects(collect(decodePcm16kMono(playlist)), (error: unknown) => undecodable(error) && /HLS playlist/.test((error as Error).message));
 });

@@ -1,5 +1,8 @@
 import type { Logger } from "pino";
 import { streamFfmpegOutput } from "./ffmpeg.ts";
+import { sniffContainer } from "./source-container.ts";
+import { sourceFailure } from "./source-failure.ts";
+import { sourceInputArgs, type SourceFile } from "./source-input.ts";
 
 export const PCM_SAMPLE_RATE = 16_000;
 
@@ -8,6 +11,10 @@ export interface DecodePcmOptions {
   /** Default "ffmpeg". */
   binary?: string;
   logger?: Logger;
+  /** The file's container, when inspection already read it; else it is read from the magic bytes. */
+  container?: SourceFile["container"];
+  /** Decode no more than this many seconds (the inspected duration: what is billed). */
+  limitSeconds?: number;
 }
 
 /**
@@ -41,28 +48,34 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 }
 
 /**
- * Streams the first audio track of a media file as 16 kHz mono float32 samples in [-1, 1],
- * chunk by chunk. Stopping early (break) or aborting kills ffmpeg; a decode failure throws FfmpegError.
+ * Streams the first audio track of an untrusted media file as 16 kHz mono float32 samples in [-1, 1],
+ * chunk by chunk, read with the source's hardened input arguments. Stopping early (break) or aborting
+ * kills ffmpeg; a file ffmpeg cannot decode throws JobFailure UNSUPPORTED_FORMAT.
  */
 export async function* decodePcm16kMono(path: string, options: DecodePcmOptions = {}): AsyncGenerator<Float32Array> {
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  const source: SourceFile = { path, container: options.container ?? (await sniffContainer(path)) };
   const run = streamFfmpegOutput({
-    args: ["-v", "error", "-i", path, "-map", "0:a:0", "-vn", "-f", "f32le", "-ac", "1", "-ar", String(PCM_SAMPLE_RATE), "pipe:1"],
+    args: ["-v", "error", ...sourceInputArgs(source, { limitSeconds: options.limitSeconds }), "-map", "0:a:0", "-vn", "-f", "f32le", "-ac", "1", "-ar", String(PCM_SAMPLE_RATE), "pipe:1"],
     signal,
     binary: options.binary,
     logger: options.logger,
   });
+  const exited = run.done.catch((error: unknown) => {
+    throw sourceFailure(error, "UNSUPPORTED_FORMAT", "The audio track could not be decoded");
+  });
+  exited.catch(() => undefined);
   let finished = false;
   try {
     try {
       yield* toFloat32Chunks(run.stdout);
     } catch (streamError) {
       // ffmpeg's own outcome (abort reason, exit status) explains a broken stream better.
-      await run.done;
+      await exited;
       throw streamError;
     }
-    await run.done;
+    await exited;
     finished = true;
   } finally {
     if (!finished) {

@@ -170,3 +170,22 @@ test("streamFfmpegOutput streams stdout", async () => {
   await run.done;
   assert.equal(bytes, 8000);
 });
+
+test("a run past its deadline is killed and fails with timedOut", async () => {
+  const error = await runFfmpeg({ args: ["-hide_banner", "-re", "-f", "lavfi", "-i", "testsrc=duration=60", "-f", "null", "-"], timeoutMs: 300 }).then(
+    () => assert.fail("expected the deadline to stop it"),
+    (caught: unknown) => caught,
+  );
+  assert.ok(error instanceof FfmpegError);
+  assert.equal(error.timedOut, true);
+  assert.equal(error.notStarted, false);
+  assert.match(error.message, /ran past its deadline of 300 ms/);
+});
+
+test("a binary that cannot start is notStarted, never the input's fault", async () => {
+  const error = await runFfprobe({ args: ["-version"], binary: join(dir, "no-such-ffprobe") }).then(
+    () => assert.fail("expected failure"),
+    (caught: unknown) => caught,
+  );
+  assert.ok(error instanceof FfmpegError && error.notStarted && !error.timedOut);
+});

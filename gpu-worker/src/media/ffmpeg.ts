@@ -12,20 +12,28 @@ export interface FfmpegOptions {
   binary?: string;
   /** Abort kills the process (SIGTERM, then SIGKILL after a short grace). */
   signal?: AbortSignal;
+  /** Wall-clock deadline: past it the process is killed like an abort and the run fails with `timedOut`. */
+  timeoutMs?: number;
   /** When given, `-progress pipe:1 -nostats` is added and stdout carries progress. */
   onProgress?: (progress: FfmpegProgress) => void;
   logger?: Logger;
 }
 
-/** A non-zero exit, a kill by signal or a failure to start; abort rejects with the signal's reason instead. */
+/** A non-zero exit, a kill by signal, a missed deadline or a failure to start; abort rejects with the signal's reason instead. */
 export class FfmpegError extends Error {
   readonly exitCode: number | null;
   readonly stderrTail: string;
-  constructor(message: string, exitCode: number | null, stderrTail: string, options?: ErrorOptions) {
+  /** Killed because the run passed its `timeoutMs`. */
+  readonly timedOut: boolean;
+  /** The binary could not be started at all (missing, not executable): never the input's fault. */
+  readonly notStarted: boolean;
+  constructor(message: string, exitCode: number | null, stderrTail: string, options?: ErrorOptions & { timedOut?: boolean; notStarted?: boolean }) {
     super(message, options);
     this.name = "FfmpegError";
     this.exitCode = exitCode;
     this.stderrTail = stderrTail;
+    this.timedOut = options?.timedOut ?? false;
+    this.notStarted = options?.notStarted ?? false;
   }
 }
 
@@ -60,7 +68,7 @@ function launch(
   stdoutMode: StdoutMode,
 ): Launch {
   const binary = options.binary ?? defaultBinary;
-  const { signal, onProgress, logger } = options;
+  const { signal, onProgress, logger, timeoutMs } = options;
   const args = onProgress ? ["-progress", "pipe:1", "-nostats", ...options.args] : [...options.args];
   // Fails the run when onProgress throws, instead of crashing the process from a stream handler.
   const internal = new AbortController();
@@ -77,6 +85,7 @@ function launch(
     stripFinalNewline: false,
     cancelSignal: signal ? AbortSignal.any([signal, internal.signal]) : internal.signal,
     forceKillAfterDelay: KILL_GRACE_MS,
+    ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }),
   });
 
   let stderrTail = "";
@@ -117,8 +126,11 @@ function launch(
     if (internal.signal.aborted) throw callbackError ?? internal.signal.reason;
     if (!result.failed) return Buffer.concat(captured).toString("utf8");
     const exitCode = result.exitCode ?? null;
-    const reason =
-      exitCode !== null
+    const timedOut = result.timedOut;
+    const notStarted = !timedOut && exitCode === null && !result.signal;
+    const reason = timedOut
+      ? `ran past its deadline of ${timeoutMs} ms and was stopped`
+      : exitCode !== null
         ? `exited with code ${exitCode}`
         : result.signal
           ? `was killed by ${result.signal}`
@@ -126,6 +138,8 @@ function launch(
     const detail = lastLine(stderrTail);
     const error = new FfmpegError(`${binary} ${reason}${detail ? `: ${detail}` : ""}`, exitCode, stderrTail, {
       cause: result.cause,
+      timedOut,
+      notStarted,
     });
     logger?.warn({ binary, exitCode, stderr_tail: stderrTail }, `${binary} failed`);
     throw error;

@@ -1,10 +1,18 @@
 import { stat } from "node:fs/promises";
 import { JobFailure } from "@caption/shared/errors/codes";
 import type { Logger } from "pino";
-import { FfmpegError, runFfprobe } from "./ffmpeg.ts";
+import { runFfprobe } from "./ffmpeg.ts";
 import type { MediaInfo } from "./media-info.ts";
+import { sniffContainer } from "./source-container.ts";
+import { sourceFailure } from "./source-failure.ts";
+import { sourceInputArgs, type SourceFile } from "./source-input.ts";
+import { PACKET_ENTRIES, streamExtent } from "./stream-extent.ts";
+
+/** Each ffprobe run on a source must finish within this unless told otherwise (PROBE_TIMEOUT_SECONDS). */
+export const DEFAULT_PROBE_TIMEOUT_MS = 15_000;
 
 interface ProbeStream {
+  index?: number;
   codec_type?: string;
   codec_name?: string;
   width?: number;
@@ -27,6 +35,8 @@ export interface ProbeOptions {
   /** Default "ffprobe". */
   binary?: string;
   logger?: Logger;
+  /** Deadline of each ffprobe run; default DEFAULT_PROBE_TIMEOUT_MS. */
+  timeoutMs?: number;
 }
 
 function positiveNumber(raw: string | undefined): number | null {
@@ -51,44 +61,26 @@ function notReadable(message: string, cause?: unknown): JobFailure {
   return new JobFailure("UNSUPPORTED_FORMAT", message, cause === undefined ? undefined : { cause });
 }
 
-/** Runs ffprobe; a file it cannot read is the job's fault, ffprobe missing or killed is not. */
-async function probe(args: string[], path: string, options: ProbeOptions): Promise<string> {
+/** Runs ffprobe on the source; a file it cannot read (or not in time) is the job's fault, ffprobe missing is not. */
+async function probe(args: string[], source: SourceFile, options: ProbeOptions): Promise<string> {
   try {
-    return await runFfprobe({ args: ["-v", "error", ...args, path], ...options });
+    return await runFfprobe({ args: ["-v", "error", ...args, ...sourceInputArgs(source)], ...options, timeoutMs: options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS });
   } catch (error) {
-    if (error instanceof FfmpegError && error.exitCode !== null) {
-      throw notReadable(`The file is not a readable video: ${error.message}`, error);
-    }
-    throw error;
+    throw sourceFailure(error, "UNSUPPORTED_FORMAT", "The file is not a readable video");
   }
 }
 
 /**
- * Some WebM files (browser MediaRecorder) carry no duration; the end of the last video packet
- * is then the duration.
- */
-async function durationFromPackets(path: string, options: ProbeOptions): Promise<number | null> {
-  const out = await probe(["-select_streams", "v:0", "-show_entries", "packet=pts_time,duration_time", "-of", "csv=p=0"], path, options);
-  let end: number | null = null;
-  for (const line of out.split("\n")) {
-    const [pts, duration] = line.split(",");
-    const start = Number(pts);
-    if (!Number.isFinite(start) || pts === "") continue;
-    const packetEnd = start + (positiveNumber(duration) ?? 0);
-    end = end === null ? packetEnd : Math.max(end, packetEnd);
-  }
-  return end;
-}
-
-/**
- * Inspects a media file with ffprobe. Throws JobFailure UNSUPPORTED_FORMAT when the file is
- * unreadable or has no video stream; format and limit policy is `assertSupportedVideo`.
+ * Inspects an untrusted media file. Its container comes from its magic bytes (playlists, manifests
+ * and scripts are refused before ffprobe opens anything); ffprobe then reads it with that demuxer
+ * only, and the duration comes from the packets of the streams that will be decoded, not from the
+ * header. Throws JobFailure UNSUPPORTED_FORMAT when the file is unreadable or has no video stream;
+ * format and limit policy is `assertSupportedVideo`.
  */
 export async function probeMedia(path: string, options: ProbeOptions = {}): Promise<MediaInfo> {
-  const [json, { size }] = await Promise.all([
-    probe(["-print_format", "json", "-show_format", "-show_streams"], path, options),
-    stat(path),
-  ]);
+  options.signal?.throwIfAborted();
+  const source: SourceFile = { path, container: await sniffContainer(path) };
+  const [json, { size }] = await Promise.all([probe(["-print_format", "json", "-show_format", "-show_streams"], source, options), stat(path)]);
   let parsed: ProbeOutput;
   try {
     parsed = JSON.parse(json) as ProbeOutput;
@@ -101,24 +93,33 @@ export async function probeMedia(path: string, options: ProbeOptions = {}): Prom
   const audio = streams.find((stream) => stream.codec_type === "audio");
   const formatName = parsed.format?.format_name;
   if (!formatName) throw notReadable("The file's container format is not recognised");
-  if (!video?.codec_name || !video.width || !video.height) throw notReadable("The file has no video stream");
+  if (!video?.codec_name || !video.width || !video.height || video.index === undefined) throw notReadable("The file has no video stream");
+  if (audio && (!audio.codec_name || audio.index === undefined)) throw notReadable("The file's audio track has a codec that cannot be decoded");
 
-  const frameRate = parseFrameRate(video.avg_frame_rate) ?? parseFrameRate(video.r_frame_rate);
+  const declaredRate = parseFrameRate(video.avg_frame_rate);
+  const audioIndex = audio?.index ?? null;
+  const packets = await probe(PACKET_ENTRIES, source, options);
+  const extent = streamExtent(packets, { video: video.index, audio: audioIndex, frameSeconds: 1 / (declaredRate ?? 30) });
+  if (extent === null || extent.videoFrames === 0 || extent.durationSeconds <= 0) throw notReadable("The video stream has no frames that can be read");
+  // Variable-rate files (MediaRecorder) may declare no average rate: the packets give it.
+  const frameRate = declaredRate ?? (extent.videoFrames > 1 ? extent.videoFrames / extent.durationSeconds : parseFrameRate(video.r_frame_rate));
   if (frameRate === null) throw notReadable("The video stream has no frame rate");
-  const durationSeconds =
-    positiveNumber(parsed.format?.duration) ?? positiveNumber(video.duration) ?? (await durationFromPackets(path, options));
-  if (durationSeconds === null) throw notReadable("The video's duration cannot be determined");
 
   const quarterTurn = Math.abs(rotationDegrees(video)) % 180 === 90;
   return {
+    container: source.container,
     formatName,
-    durationSeconds,
+    durationSeconds: extent.durationSeconds,
+    declaredDurationSeconds: positiveNumber(parsed.format?.duration),
     width: quarterTurn ? video.height : video.width,
     height: quarterTurn ? video.width : video.height,
     frameRate,
+    videoFrames: extent.videoFrames,
+    videoStreamIndex: video.index,
+    audioStreamIndex: extent.audioPackets > 0 ? audioIndex : null,
     videoCodec: video.codec_name,
-    audioCodec: audio?.codec_name ?? null,
-    hasAudio: audio !== undefined,
+    audioCodec: extent.audioPackets > 0 ? (audio?.codec_name ?? null) : null,
+    hasAudio: extent.audioPackets > 0,
     sizeBytes: size,
   };
 }

@@ -8,7 +8,7 @@ export type VideoDecoderName = "nvdec" | "software";
 
 export interface VideoDecoder {
   decoder: VideoDecoderName;
-  /** Input-side ffmpeg arguments, placed right before the source's `-i`. */
+  /** Input-side ffmpeg arguments, placed right before the source's input arguments. */
   inputArgs: string[];
 }
 

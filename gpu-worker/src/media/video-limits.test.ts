@@ -5,17 +5,22 @@ import type { MediaInfo } from "./media-info.ts";
 import { assertSupportedVideo } from "./video-limits.ts";
 
 const MP4: MediaInfo = {
+  container: "mov",
   formatName: "mov,mp4,m4a,3gp,3g2,mj2",
   durationSeconds: 30,
+  declaredDurationSeconds: 30,
   width: 1920,
   height: 1080,
   frameRate: 30,
+  videoFrames: 900,
+  videoStreamIndex: 0,
+  audioStreamIndex: 1,
   videoCodec: "h264",
   audioCodec: "aac",
   hasAudio: true,
   sizeBytes: 1_000_000,
 };
-const WEBM: MediaInfo = { ...MP4, formatName: "matroska,webm", videoCodec: "vp9", audioCodec: "opus" };
+const WEBM: MediaInfo = { ...MP4, container: "matroska", formatName: "matroska,webm", videoCodec: "vp9", audioCodec: "opus" };
 
 const cases: [string, MediaInfo, JobErrorCode | null][] = [
   ["1080p landscape MP4", MP4, null],
@@ -35,6 +40,8 @@ const cases: [string, MediaInfo, JobErrorCode | null][] = [
   ["2000 px wide", { ...MP4, width: 2000, height: 1000 }, "RESOLUTION_TOO_HIGH"],
   ["square 1200", { ...MP4, width: 1200, height: 1200 }, "RESOLUTION_TOO_HIGH"],
   ["4K portrait", { ...MP4, width: 2160, height: 3840 }, "RESOLUTION_TOO_HIGH"],
+  ["120 fps of frames present", { ...MP4, videoFrames: 3600 }, null],
+  ["more frames than 120 fps, whatever the declared rate", { ...MP4, videoFrames: 3601 }, "UNSUPPORTED_FORMAT"],
   ["no audio", { ...MP4, hasAudio: false, audioCodec: null }, "NO_AUDIO_TRACK"],
   ["silent WebM", { ...WEBM, hasAudio: false, audioCodec: null }, "NO_AUDIO_TRACK"],
   ["format checked before length", { ...MP4, formatName: "avi", durationSeconds: 9000 }, "UNSUPPORTED_FORMAT"],

@@ -4,6 +4,8 @@ import type { MediaInfo } from "./media-info.ts";
 
 export const MAX_LONG_SIDE_PX = 1920;
 export const MAX_SHORT_SIDE_PX = 1080;
+/** Frames per second of video actually present (packets ÷ duration): what the render has to draw. */
+export const MAX_FRAME_RATE = 120;
 
 // ffprobe names the demuxer, which covers several containers: MP4 and MOV share one, WebM shares
 // one with Matroska, so WebM is told apart by the codecs it allows.
@@ -18,7 +20,7 @@ function isSupportedContainer(info: MediaInfo): boolean {
   return WEBM_VIDEO_CODECS.has(info.videoCodec) && (info.audioCodec === null || WEBM_AUDIO_CODECS.has(info.audioCodec));
 }
 
-/** Applies the service limits (spec: MP4/MOV/WebM, ≤ 600 s, up to 1080p either way, with audio). */
+/** Applies the service limits (spec: MP4/MOV/WebM, ≤ 600 s, up to 1080p either way, with audio; ours: ≤ 120 fps). */
 export function assertSupportedVideo(info: MediaInfo): void {
   if (!isSupportedContainer(info)) {
     const codecs = [info.videoCodec, info.audioCodec].filter((codec) => codec !== null).join("/");
@@ -34,6 +36,10 @@ export function assertSupportedVideo(info: MediaInfo): void {
       "RESOLUTION_TOO_HIGH",
       `The video is ${info.width}x${info.height}; the limit is ${MAX_LONG_SIDE_PX}x${MAX_SHORT_SIDE_PX} in landscape or portrait`,
     );
+  }
+  const averageRate = info.videoFrames / info.durationSeconds;
+  if (averageRate > MAX_FRAME_RATE) {
+    throw new JobFailure("UNSUPPORTED_FORMAT", `The video has ${info.videoFrames} frames in ${info.durationSeconds.toFixed(2)} s (${averageRate.toFixed(0)} fps); the limit is ${MAX_FRAME_RATE} fps`);
   }
   if (!info.hasAudio) throw new JobFailure("NO_AUDIO_TRACK", "The video has no audio track");
 }

@@ -43,10 +43,22 @@ export async function countAttempt(db: DbOrTrx, jobId: string): Promise<void> {
   await db.updateTable("jobs").set((eb) => ({ attempts: eb("attempts", "+", 1) })).where("id", "=", jobId).execute();
 }
 
-export async function recordInspection(db: DbOrTrx, jobId: string, values: { media: object; durationSeconds: number; resolvedStyle: object }): Promise<void> {
+/** What inspection found, and the bytes it looked at (a retry must see the same). */
+export async function recordInspection(
+  db: DbOrTrx,
+  jobId: string,
+  values: { media: object; durationSeconds: number; resolvedStyle: object; source: { sha256: string; bytes: number } },
+): Promise<void> {
   await db
     .updateTable("jobs")
-    .set({ media: JSON.stringify(values.media), duration_seconds: values.durationSeconds, resolved_style: JSON.stringify(values.resolvedStyle), updated_at: now })
+    .set({
+      media: JSON.stringify(values.media),
+      duration_seconds: values.durationSeconds,
+      resolved_style: JSON.stringify(values.resolvedStyle),
+      source_sha256: values.source.sha256,
+      source_bytes: values.source.bytes,
+      updated_at: now,
+    })
     .where("id", "=", jobId)
     .execute();
 }

@@ -22,7 +22,11 @@ import { RESULT_FILES, type ResultStore } from "../storage/result-store.ts";
 import { JOB_ATTRIBUTES, recordRender, recordTranscription, traceAttempt, type AttemptTracing } from "../telemetry/attempt-tracing.ts";
 import { watchForCancel } from "./cancel-watch.ts";
 import { advanceJob, completeJob, countAttempt, failJob, jobStatus, loadJob, recordInspection, requeueJob, reserveForJob } from "./job-store.ts";
+import { processingDeadline } from "./processing-deadline.ts";
 import { progressReporter } from "./progress-reporter.ts";
+import { checkRenderedOutput } from "./rendered-duration.ts";
+import { assertSameSource } from "./source-fingerprint.ts";
+import type { WorkerLimits } from "./worker-limits.ts";
 
 export interface PipelineDeps {
   db: Db;
@@ -37,6 +41,8 @@ export interface PipelineDeps {
   /** Scratch space; each job gets its own folder, removed when it ends. */
   workDir: string;
   vadModelPath?: string;
+  /** Bounds on how long a job may hold the worker (download, probes, processing). */
+  limits: WorkerLimits;
 }
 
 export interface AttemptOptions {
@@ -76,6 +82,7 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
   const dir = await mkdtemp(path.join(deps.workDir, `${jobId}-`));
   const stored: string[] = [];
   const started = performance.now();
+  let deadline: ReturnType<typeof processingDeadline> | undefined;
   try {
     const progress = progressReporter(deps.db, jobId);
     const enter = async (status: "ingesting" | "transcribing" | "rendering", at: number) => {
@@ -85,22 +92,27 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
 
     // 1. Ingest
     const sourcePath = path.join(dir, "source");
-    await tracing.stage("ingest", async () => {
+    const download = await tracing.stage("ingest", async () => {
       await enter("ingesting", STAGES.ingest[0]);
-      const download = await downloadVideo(job.video_url, sourcePath, { signal, allowPrivateAddresses: deps.allowPrivateAddresses, logger: log });
-      log.info({ bytes: download.bytes, content_type: download.contentType }, "video downloaded");
+      const download = await downloadVideo(job.video_url, sourcePath, { signal, allowPrivateAddresses: deps.allowPrivateAddresses, logger: log, ...deps.limits.download });
+      log.info({ bytes: download.bytes, sha256: download.sha256, content_type: download.contentType }, "video downloaded");
+      return download;
     });
 
     // 2. Inspect, then reserve credit before any heavy work
     const { media, style, seconds } = await tracing.stage("inspect", async () => {
-      const media = await probeMedia(sourcePath, { signal, binary: deps.ffprobePath });
+      assertSameSource({ sha256: job.source_sha256, bytes: job.source_bytes }, download);
+      const media = await probeMedia(sourcePath, { signal, binary: deps.ffprobePath, timeoutMs: deps.limits.probeTimeoutMs });
+      if (media.declaredDurationSeconds !== null && Math.abs(media.declaredDurationSeconds - media.durationSeconds) > 1) {
+        log.warn({ declared_seconds: media.declaredDurationSeconds, streams_seconds: media.durationSeconds }, "container header disagrees with the streams; the streams count");
+      }
       tracing.annotate({ [JOB_ATTRIBUTES.videoDuration]: media.durationSeconds });
       assertSupportedVideo(media);
       if (media.durationSeconds > job.max_duration_seconds) {
         throw new JobFailure("DURATION_LIMIT_EXCEEDED", `the video is ${media.durationSeconds.toFixed(2)} s long, above max_duration_seconds ${job.max_duration_seconds}`);
       }
       const style = resolveStyle({ preset: job.preset as PresetId, style: job.style as Style, video: { width: media.width, height: media.height } });
-      await recordInspection(deps.db, jobId, { media, durationSeconds: media.durationSeconds, resolvedStyle: style });
+      await recordInspection(deps.db, jobId, { media, durationSeconds: media.durationSeconds, resolvedStyle: style, source: download });
       const seconds = Math.ceil(media.durationSeconds);
       const reservation = await reserveForJob(deps.db, jobId, seconds);
       if (reservation === "insufficient") throw new JobFailure("INSUFFICIENT_CREDITS", `the video needs ${seconds} s of credit, more than is available`);
@@ -108,6 +120,9 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
       await progress.report(STAGES.ingest[1]);
       return { media, style, seconds };
     });
+    // From here the work is billed: it may take as long as a video of this length needs, no longer.
+    deadline = processingDeadline(media.durationSeconds, deps.limits.deadline);
+    const work = AbortSignal.any([signal, deadline.signal]);
 
     // 3. Transcribe
     const language = job.language ?? (deps.engine.detectsLanguage ? "auto" : (deps.engine.languages[0] ?? "en"));
@@ -115,11 +130,11 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
       await enter("transcribing", STAGES.transcribe[0]);
       const started = performance.now();
       const transcribed = await transcribeAudio({
-        pcm: decodePcm16kMono(sourcePath, { signal, binary: deps.ffmpegPath }),
+        pcm: decodePcm16kMono(sourcePath, { signal: work, binary: deps.ffmpegPath, container: media.container, limitSeconds: media.durationSeconds }),
         engine: deps.engine,
         language,
         vadModelPath: deps.vadModelPath,
-        signal,
+        signal: work,
         logger: log,
         onProgress: (done) => progress.reportWithin(STAGES.transcribe, done / media.durationSeconds),
       });
@@ -141,13 +156,14 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
         media,
         encoder: deps.encoder,
         decoder: deps.decoder,
-        signal,
+        signal: work,
         logger: log,
         ffmpegBinary: deps.ffmpegPath,
         onProgress: (fraction) => progress.reportWithin(STAGES.render, fraction),
       });
       recordRender(deps.encoder.encoder, Math.round(media.durationSeconds * media.frameRate), (performance.now() - started) / 1000);
-      return render;
+      const renderedSeconds = await checkRenderedOutput(path.join(dir, RESULT_FILES.video.name), { seconds, frameRate: media.frameRate }, { signal: work, binary: deps.ffprobePath, timeoutMs: deps.limits.probeTimeoutMs });
+      return { ...render, renderedSeconds };
     });
 
     // 5. Store
@@ -189,11 +205,12 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
       log.info("job ended elsewhere before this attempt completed");
       return;
     }
-    log.info({ billed_seconds: seconds, frames_drawn: render.framesDrawn, ms: Math.round(performance.now() - started), stage_ms: tracing.stageMs }, "job completed");
+    log.info({ billed_seconds: seconds, rendered_seconds: render.renderedSeconds, frames_drawn: render.framesDrawn, ms: Math.round(performance.now() - started), stage_ms: tracing.stageMs }, "job completed");
   } catch (error) {
     tracing.fail(error);
     await handleFailure(deps, jobId, error, { canceled: cancel.canceled(), shutdown: attempt.signal.aborted, finalAttempt: attempt.finalAttempt, storedFiles: stored.length > 0, log });
   } finally {
+    deadline?.clear();
     cancel.stop();
     await rm(dir, { recursive: true, force: true });
   }

@@ -9,6 +9,7 @@ import { resolveStyle } from "@caption/shared/style/resolve-style";
 import { FfmpegError, runFfmpeg } from "../media/ffmpeg.ts";
 import { probeMedia } from "../media/ffprobe.ts";
 import { X264_ENCODER } from "../media/h264-encoder.ts";
+import { sourceInputArgs } from "../media/source-input.ts";
 import { probeVideoDecoder, NVDEC_DECODER, SOFTWARE_DECODER, type VideoDecoder } from "../media/video-decoder.ts";
 import { renderCaptionedVideo } from "./render-video.ts";
 
@@ -44,12 +45,13 @@ async function render(decoder: VideoDecoder, name: string): Promise<{ args: stri
   return { args: (await readFile(argsFile, "utf8")).split("\n").slice(0, -1), error };
 }
 
-test("the decoder's input arguments go right before the source's -i, and only there", async () => {
+test("the decoder's input arguments go right before the source's hardened input arguments, and only there", async () => {
+  const sourceArgs = sourceInputArgs({ path: source, container: "mov" }, { limitSeconds: media.durationSeconds });
   for (const decoder of [SOFTWARE_DECODER, NVDEC_DECODER]) {
     const { args, error } = await render(decoder, `${decoder.decoder}.mp4`);
-    const input = args.indexOf(source);
-    assert.equal(args[input - 1], "-i");
-    assert.deepEqual(args.slice(input - 1 - decoder.inputArgs.length, input - 1), decoder.inputArgs);
+    const first = args.indexOf(`file:${source}`) + 1 - sourceArgs.length;
+    assert.deepEqual(args.slice(first, first + sourceArgs.length), sourceArgs);
+    assert.deepEqual(args.slice(first - decoder.inputArgs.length, first), decoder.inputArgs);
     assert.equal(args.filter((arg) => arg === "-hwaccel").length, decoder.inputArgs.includes("-hwaccel") ? 1 : 0);
     if (decoder === NVDEC_DECODER && !existsSync("/dev/nvidiactl")) {
       // Without a CUDA device ffmpeg refuses the input, which proves the arguments reached it.

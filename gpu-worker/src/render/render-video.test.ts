@@ -160,6 +160,18 @@ test("an animated preset sends a picture for every video frame while it moves, a
   assert.ok((await diff(45, 50)) < 0.2, "still after the last word");
 });
 
+test("the source is read no further than the inspected duration: the output never runs longer than is billed", async () => {
+  const input = await makeSource("four-seconds.mp4", 4, "320x240");
+  const media = await probeMedia(input);
+  // As if inspection had found 1.5 s: the render stops there whatever the file holds.
+  const billed = { ...media, durationSeconds: 1.5 };
+  const style = resolveStyle({ preset: "classic", video: { width: 320, height: 240 } });
+  const output = join(dir, "cut-at-billed.mp4");
+  await renderCaptionedVideo({ inputPath: input, outputPath: output, cues: [cue(0.2, 3.5, "cut")], style, media: billed, encoder: X264_ENCODER });
+  const out = await probeMedia(output);
+  assert.ok(out.durationSeconds <= 1.5 + 1 / FPS + 0.001 && out.durationSeconds > 1.4, `${out.durationSeconds} s`);
+});
+
 test("an unreadable input fails the job with RENDER_FAILED and leaves no output", async () => {
   const input = await makeSource("short.mp4", 1, "320x240");
   const media = await probeMedia(input);

@@ -8,6 +8,7 @@ import { FfmpegError, spawnFfmpeg } from "../media/ffmpeg.ts";
 import type { H264Encoder } from "../media/h264-encoder.ts";
 import type { MediaInfo } from "../media/media-info.ts";
 import type { VideoDecoder } from "../media/video-decoder.ts";
+import { limitArg, sourceInputArgs } from "../media/source-input.ts";
 import { animationFor } from "./animations/animation-for.ts";
 import { bandFor, type Band } from "./band-layout.ts";
 import { layoutCue, type CueLayout } from "./caption-layout.ts";
@@ -142,18 +143,22 @@ export function mp4OutputArgs(outputPath: string): string[] {
 }
 
 function ffmpegArgs(options: RenderVideoOptions, band: Band): string[] {
+  const { media } = options;
   return [
     "-hide_banner",
     "-loglevel", "error",
     "-y",
     ...(options.decoder?.inputArgs ?? []),
-    "-i", options.inputPath,
+    // The source is read no further than its inspected (billed) duration, and so is the output cut.
+    ...sourceInputArgs({ path: options.inputPath, container: media.container }, { limitSeconds: media.durationSeconds }),
+    "-protocol_whitelist", "pipe",
     "-f", "matroska",
     "-i", "pipe:0",
-    "-filter_complex", `[0:v][1:v]overlay=x=${band.x}:y=${band.y}:alpha=straight:eof_action=pass[v]`,
+    "-filter_complex", `[0:${media.videoStreamIndex}][1:v]overlay=x=${band.x}:y=${band.y}:alpha=straight:eof_action=pass[v]`,
     "-map", "[v]",
-    ...audioOutputArgs(options.media),
+    ...audioOutputArgs(media),
     ...options.encoder.args,
+    "-t", limitArg(media.durationSeconds),
     ...mp4OutputArgs(options.outputPath),
   ];
 }

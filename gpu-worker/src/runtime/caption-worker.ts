@@ -14,6 +14,7 @@ import { failJob } from "../pipeline/job-store.ts";
 import { createResultStore } from "../storage/create-result-store.ts";
 import { expireResultFiles } from "./expire-files.ts";
 import { registerWorker } from "./worker-registry.ts";
+import { workerLimitsFromEnv } from "./worker-limits-env.ts";
 
 export interface CaptionWorker {
   /** Graceful: stop taking jobs, let running ones finish until the deadline, then abort them (they are retried elsewhere). Idempotent. */
@@ -57,6 +58,7 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
     ffprobePath: env.FFPROBE_PATH,
     allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS,
     workDir: path.resolve(env.DATA_DIR, "work"),
+    limits: workerLimitsFromEnv(env),
   };
 
   // Attempts in flight, so a stop can wait for them and, past the deadline, abort them and let them

@@ -9,6 +9,8 @@ export const EnvSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ pattern: "^postgres(ql)?://" })),
   DATA_DIR: Type.String({ default: "./.data" }),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: "^https?://" })),
+  /** Honour X-Forwarded-Proto/Host/For: only behind a proxy that sets them (and strips a client's own). */
+  TRUST_PROXY: LiteralUnion(["true", "false"] as const, { default: "false" }),
   STORAGE_URL: Type.Optional(Type.String({ pattern: "^(file|s3)://" })),
   // The standard AWS variables for S3 storage; credentials (AWS_ACCESS_KEY_ID, …, IRSA) are left to the SDK's own chain.
   AWS_ENDPOINT_URL_S3: Type.Optional(Type.String({ pattern: "^https?://" })),
@@ -24,17 +26,26 @@ export const EnvSchema = Type.Object({
   ALLOW_PRIVATE_VIDEO_URLS: LiteralUnion(["true", "false"] as const, { default: "false", description: "tests only" }),
   LOG_LEVEL: LiteralUnion(["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const, { default: "info" }),
   SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 60 }),
+  // How long a job may hold a worker (README "Security"): the download, each ffprobe run on the
+  // source, and transcription + render together (base + factor × the billed duration).
+  DOWNLOAD_TIMEOUT_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 3600, default: 180 }),
+  DOWNLOAD_MIN_BYTES_PER_SECOND: Type.Integer({ minimum: 0, default: 65_536, description: "0: no minimum" }),
+  DOWNLOAD_THROUGHPUT_WINDOW_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 600, default: 20 }),
+  PROBE_TIMEOUT_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 300, default: 15 }),
+  PROCESSING_DEADLINE_BASE_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 86_400, default: 60 }),
+  PROCESSING_DEADLINE_FACTOR: Type.Number({ exclusiveMinimum: 0, maximum: 100, default: 0.8, description: "seconds per second of video" }),
   // Telemetry. OTLP export only when the endpoint is set; the OTLP exporters also read the other
   // standard OTEL_EXPORTER_OTLP_* variables, and OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES name the resource.
   OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: "^https?://" })),
   OTEL_TRACES_SAMPLER: LiteralUnion(["always_on", "always_off", "traceidratio", "parentbased_always_on", "parentbased_always_off", "parentbased_traceidratio"] as const, { default: "parentbased_always_on" }),
   OTEL_TRACES_SAMPLER_ARG: Type.Number({ minimum: 0, maximum: 1, default: 1 }),
   OTEL_METRIC_EXPORT_INTERVAL: Type.Integer({ minimum: 1000, default: 60_000, description: "milliseconds" }),
-  /** The worker's Prometheus listener (`GET /metrics`); 0 disables it. The API serves /metrics on PORT. */
+  /** The Prometheus listener (`GET /metrics`) of the API and of a standalone worker, never on PORT; 0 disables it. */
   METRICS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9464 }),
 });
 export type RawEnv = Static<typeof EnvSchema>;
-export type Env = Omit<RawEnv, "ALLOW_PRIVATE_VIDEO_URLS"> & { ALLOW_PRIVATE_VIDEO_URLS: boolean };
+type Flag = "ALLOW_PRIVATE_VIDEO_URLS" | "TRUST_PROXY";
+export type Env = Omit<RawEnv, Flag> & Record<Flag, boolean>;
 
 export class EnvError extends Error {
   override name = "EnvError";
@@ -54,5 +65,5 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env, schema: TObjec
     throw new EnvError(`invalid environment:\n  ${[...new Set(lines)].join("\n  ")}`);
   }
   const raw = withDefaults as RawEnv;
-  return { ...raw, ALLOW_PRIVATE_VIDEO_URLS: raw.ALLOW_PRIVATE_VIDEO_URLS === "true" };
+  return { ...raw, ALLOW_PRIVATE_VIDEO_URLS: raw.ALLOW_PRIVATE_VIDEO_URLS === "true", TRUST_PROXY: raw.TRUST_PROXY === "true" };
 }

@@ -41,6 +41,9 @@ export interface JobsTable {
   media: NullableJson<Record<string, unknown>>;
   resolved_style: NullableJson<Record<string, unknown>>;
   duration_seconds: number | null;
+  /** sha256 (hex) and size of the downloaded video at its first inspection; a retry must see the same bytes. */
+  source_sha256: string | null;
+  source_bytes: number | null;
   reserved_seconds: Generated<number>;
   billed_seconds: Generated<number>;
   error_code: string | null;

@@ -133,6 +133,26 @@ describe("templates", () => {
     assert.ok(margin >= 15, `margin ${margin}`);
   });
 
+  test("the API's /metrics listens on its own port, which neither the Service nor the Ingress exposes", () => {
+    const api = templates.find((t) => t.name === "api-deployment.yaml")?.text ?? "";
+    assert.match(api, /- name: metrics\s+containerPort: \{\{ \.Values\.api\.metricsPort \}\}/);
+    assert.match(api, /- name: METRICS_PORT\s+value: \{\{ \.Values\.api\.metricsPort \| quote \}\}/);
+    assert.match(api, /prometheus\.io\/port: "\{\{ \.Values\.api\.metricsPort \}\}"/);
+    const service = templates.find((t) => t.name === "api-service.yaml")?.text ?? "";
+    const ingress = templates.find((t) => t.name === "api-ingress.yaml")?.text ?? "";
+    assert.doesNotMatch(service, /metrics/);
+    assert.match(service, /targetPort: http\b/);
+    assert.doesNotMatch(ingress, /metrics/);
+    assert.match(ingress, /port:\s+name: http\b/);
+    assert.notDeepEqual(errorsOf(withValue(values, "api.metricsPort", 8080)), [], "metrics on the public port is refused");
+  });
+
+  test("proxy headers are trusted only when config.trustProxy says so", () => {
+    const api = templates.find((t) => t.name === "api-deployment.yaml")?.text ?? "";
+    assert.match(api, /- name: TRUST_PROXY\s+value: \{\{ \.Values\.config\.trustProxy \| quote \}\}/);
+    assert.equal((values.config as Record<string, unknown>).trustProxy, false);
+  });
+
   test("the migration Job runs before install and upgrade", () => {
     const job = templates.find((t) => t.name === "migrate-job.yaml")?.text ?? "";
     assert.match(job, /"helm.sh\/hook": pre-install,pre-upgrade/);

@@ -81,9 +81,12 @@ describe("docker/gpu-worker/Dockerfile specifics", () => {
   });
 
   test("the build installs a manifest model into ASR_MODEL_DIR", () => {
-    const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, "gpu-worker", "models", "manifest.json"), "utf8")) as { models: { name: string }[] };
+    const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, "gpu-worker", "models", "manifest.json"), "utf8")) as { models: { name: string; archive?: { sha256?: string } }[] };
     const model = /ARG ASR_MODEL=(\S+)/.exec(text)?.[1];
-    assert.ok(manifest.models.some((m) => m.name === model), `${model} is not in the manifest`);
+    const entry = manifest.models.find((m) => m.name === model);
+    assert.ok(entry, `${model} is not in the manifest`);
+    assert.match(entry.archive?.sha256 ?? "", /^[0-9a-f]{64}$/, "the default build downloads a pinned archive: no trust on first use");
+    assert.match(text, /ARG ASR_MODEL_TRUST_ON_FIRST_USE=\n/, "trust on first use is off unless asked for");
     const download = instructions.find((i) => i.keyword === "RUN" && i.args.includes("gpu-worker/src/asr/sherpa/models-download.ts"));
     assert.ok(download);
     assert.equal(download.args[download.args.indexOf("--dir") + 1], envOf(instructions).get("ASR_MODEL_DIR"));

@@ -85,7 +85,7 @@ describe("workers that stop mid-job", () => {
       // Its own process group, so the kill takes its ffmpeg and recognizer with it, as a crashed pod would.
       detached: true,
       stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, DATABASE_URL: service.database.url, DATA_DIR: service.dataDir, ALLOW_PRIVATE_VIDEO_URLS: "true", LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn", WORKER_CONCURRENCY: "1", METRICS_PORT: "0", ...env },
+      env: { ...process.env, DATABASE_URL: service.database.url, DATA_DIR: service.dataDir, ALLOW_PRIVATE_VIDEO_URLS: "true", LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn", WORKER_CONCURRENCY: "1", METRICS_PORT: "0", PROCESSING_DEADLINE_BASE_SECONDS: "600", ...env },
     });
     workers.push(child);
     return child;

@@ -110,8 +110,11 @@ test("metrics count one completed job, ceil(duration) credits and one observatio
   assert.equal(points("caption.queue.oldest_age")[0]?.value, 0);
 });
 
-test("GET /metrics on the API serves the same figures as Prometheus text, without a trace of its own", async () => {
-  const response = await fetch(`${service.url}/metrics`);
+test("GET /metrics on the API's own metrics listener serves the same figures as Prometheus text, without a trace of its own", async () => {
+  assert.ok(service.api.metricsUrl);
+  assert.notEqual(new URL(service.api.metricsUrl).port, new URL(service.url).port);
+  assert.equal((await fetch(`${service.url}/metrics`)).status, 404, "the public port has no /metrics");
+  const response = await fetch(service.api.metricsUrl);
   assert.equal(response.status, 200);
   assert.match(response.headers.get("content-type") ?? "", /^text\/plain; version=0\.0\.4/);
   const text = await response.text();

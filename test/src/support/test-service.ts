@@ -30,9 +30,12 @@ const terminal = (job: Job) => job.status === "completed" || job.status === "fai
 export async function startTestService(options: { env?: Record<string, string>; worker?: boolean } = {}): Promise<TestService> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), "caption-e2e-"));
-  const env = parseEnv({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "silent", ALLOW_PRIVATE_VIDEO_URLS: "true", WORKER_CONCURRENCY: "2", ...options.env });
+  // A test machine runs many suites at once: the processing deadline (tested on its own) must not
+  // turn a slow shared CPU into failed jobs elsewhere.
+  const env = parseEnv({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "silent", ALLOW_PRIVATE_VIDEO_URLS: "true", WORKER_CONCURRENCY: "2", PROCESSING_DEADLINE_BASE_SECONDS: "600", ...options.env });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
-  const api = await startApiServer(env, database.url, logger);
+  // A free port for the metrics listener, should a test run telemetry.
+  const api = await startApiServer(env, database.url, logger, { metrics: { port: 0, host: "127.0.0.1" } });
   const worker = options.worker === false ? null : await startCaptionWorker(env, database.url, logger);
   const call: TestService["call"] = (method, requestPath, key, body) => apiRequest(api.url, method, requestPath, { key, body });
   return {

@@ -3,6 +3,7 @@ import type Router from "@koa/router";
 import send from "send";
 import { ApiError, notFound } from "../api-error.ts";
 import type { AppState } from "../app-state.ts";
+import { contentDisposition } from "../../storage/download-headers.ts";
 import type { UrlSigner } from "../../storage/signed-url.ts";
 
 const SEGMENT = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -25,6 +26,8 @@ export function fileRoutes(router: Router<AppState>, root: string, signer: UrlSi
         // From here on send owns the response; before it, errors still go through our error body.
         ctx.respond = false;
         res.setHeader("Cache-Control", "private, no-transform");
+        const disposition = contentDisposition(name);
+        if (disposition) res.setHeader("Content-Disposition", disposition);
       });
       ctx.res.once("close", resolve);
       stream.pipe(ctx.res);

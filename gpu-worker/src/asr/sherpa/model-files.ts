@@ -85,11 +85,12 @@ export class ModelVerificationError extends Error {
   }
 }
 
-/** Hashes the files of `spec` as they lie in `dir` and writes the install record beside them. */
+/** Hashes the files of `spec` as they lie in `dir` and writes the install record beside them, with what was downloaded. */
 export async function writeInstallRecord(
   dir: string,
   spec: Pick<ModelSpec, "name" | "family" | "languages" | "detectsLanguage" | "tokenTimestamps"> & { files: readonly ModelFile[] },
   signal?: AbortSignal,
+  downloads?: InstalledModel["downloads"],
 ): Promise<InstalledModel> {
   const files: InstalledModel["files"] = [];
   for (const file of spec.files) {
@@ -103,7 +104,8 @@ export async function writeInstallRecord(
     detectsLanguage: spec.detectsLanguage,
     tokenTimestamps: spec.tokenTimestamps,
     files,
-    checksumsPinned: spec.files.every((f) => f.sha256 !== undefined),
+    checksumsPinned: downloads ? downloads.every((d) => d.pinned) : spec.files.every((f) => f.sha256 !== undefined),
+    ...(downloads ? { downloads } : {}),
     installedAt: new Date().toISOString(),
   };
   await writeFile(join(dir, INSTALL_RECORD), `${JSON.stringify(record, null, 2)}\n`);

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, open, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { execa } from "execa";
 import { checkModelFiles, readInstallRecord, resolveInside, writeInstallRecord } from "./model-files.ts";
-import type { ModelSpec } from "./model-manifest.ts";
+import type { InstalledModel, ModelSpec } from "./model-manifest.ts";
 
 export interface InstallModelOptions {
   /** Models land in `<modelDir>/<name>/`. */
@@ -11,10 +11,18 @@ export interface InstallModelOptions {
   signal: AbortSignal;
   /** Progress and warnings, one line each (the CLI prints them on stderr). */
   report: (line: string) => void;
+  /**
+   * Accept a download the manifest pins no sha256 for, and record the hash it had: every later
+   * download of that URL into this folder must then match it (`--trust-on-first-use`).
+   */
+  trustOnFirstUse?: boolean;
 }
 
 /** How long a download may wait for the server's answer (not for the whole body). */
 const RESPONSE_TIMEOUT_MS = 15_000;
+
+type DownloadRecord = NonNullable<InstalledModel["downloads"]>[number];
+type Expectation = { sha256?: string; size?: number; pinned: boolean };
 
 export type InstallOutcome = "installed" | "already-installed";
 
@@ -34,14 +42,25 @@ export async function installModel(spec: ModelSpec, options: InstallModelOptions
     report(`${spec.name}: already installed and verified in ${target}`);
     return "already-installed";
   }
+  const expected = await expectedDownloads(spec, target, options.trustOnFirstUse === true);
   await mkdir(modelDir, { recursive: true });
   const staging = await mkdtemp(join(modelDir, `.${spec.name}.partial-`));
+  const downloads: DownloadRecord[] = [];
+  const fetchInto = async (url: string, destination: string, label: string) => {
+    const pin = expected.get(url);
+    const pinnedBy = pin?.pinned === false ? "the first download (installed.json)" : "the manifest";
+    const got = await download(url, destination, { sha256: pin?.sha256, size: pin?.size, pinnedBy, label, signal, report });
+    if (pin?.sha256 === undefined) {
+      report(`WARNING ${label}: the manifest pins no checksum; trusting this first download (--trust-on-first-use) and recording sha256 ${got.sha256}, ${got.size} bytes`);
+    }
+    downloads.push({ url, ...got, pinned: pin?.pinned ?? false });
+  };
   try {
     const modelFolder = join(staging, "model");
     await mkdir(modelFolder);
     if (spec.archive) {
       const archive = join(staging, "archive.tar.bz2");
-      await download(spec.archive.url, archive, { ...spec.archive, label: `${spec.name} archive`, signal, report });
+      await fetchInto(spec.archive.url, archive, `${spec.name} archive`);
       const extracted = join(staging, "extracted");
       await mkdir(extracted);
       const members = spec.files.map((f) => `${spec.archive?.root}/${f.path}`);
@@ -58,16 +77,13 @@ export async function installModel(spec: ModelSpec, options: InstallModelOptions
         if (file.url === undefined) throw new ModelDownloadError(`${spec.name}: ${file.path} has no url`);
         const destination = resolveInside(modelFolder, file.path);
         await mkdir(dirname(destination), { recursive: true });
-        await download(file.url, destination, { ...file, label: `${spec.name}/${file.path}`, signal, report });
+        await fetchInto(file.url, destination, `${spec.name}/${file.path}`);
       }
     }
 
     const problems = await checkModelFiles(modelFolder, spec.files, signal);
     if (problems.length > 0) throw new ModelDownloadError(`${spec.name}: refused, ${problems.join("; ")}`);
-    for (const file of spec.files.filter((f) => f.sha256 === undefined)) {
-      report(`WARNING ${spec.name}/${file.path}: checksum not pinned in the manifest; recording the downloaded file's sha256 as the reference`);
-    }
-    await writeInstallRecord(modelFolder, spec, signal);
+    await writeInstallRecord(modelFolder, spec, signal, downloads);
 
     const previous = join(staging, "previous");
     const hadPrevious = await rename(target, previous).then(
@@ -80,6 +96,29 @@ export async function installModel(spec: ModelSpec, options: InstallModelOptions
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+/**
+ * What each URL of `spec` must hash to: the manifest's pin, else the hash an earlier trust-on-first-use
+ * install into `target` recorded. A URL with neither is refused unless the operator trusts it now.
+ */
+async function expectedDownloads(spec: ModelSpec, target: string, trustOnFirstUse: boolean): Promise<Map<string, Expectation>> {
+  const sources = spec.archive ? [spec.archive] : spec.files.flatMap((f) => (f.url === undefined ? [] : [{ ...f, url: f.url }]));
+  const recorded = (await readInstallRecord(target))?.downloads ?? [];
+  const expected = new Map<string, Expectation>();
+  const unpinned: string[] = [];
+  for (const source of sources) {
+    const earlier = recorded.find((d) => d.url === source.url);
+    if (source.sha256 !== undefined) expected.set(source.url, { sha256: source.sha256, size: source.size, pinned: true });
+    else if (earlier) expected.set(source.url, { sha256: earlier.sha256, size: earlier.size, pinned: false });
+    else unpinned.push(source.url);
+  }
+  if (unpinned.length > 0 && !trustOnFirstUse) {
+    throw new ModelDownloadError(
+      `${spec.name}: refused, the manifest pins no sha256 for ${unpinned.join(", ")}; pin it in the manifest, or pass --trust-on-first-use to accept what is downloaded now and record its hash`,
+    );
+  }
+  return expected;
 }
 
 /** Installed with an intact record whose files still match it and every checksum the manifest pins. */
@@ -96,13 +135,15 @@ async function alreadyInstalled(spec: ModelSpec, target: string, signal: AbortSi
 interface DownloadOptions {
   sha256?: string;
   size?: number;
+  /** Who pinned sha256/size, for the messages. */
+  pinnedBy: string;
   label: string;
   signal: AbortSignal;
   report: (line: string) => void;
 }
 
 /** Streams `url` into `destination`, hashing as it goes; refuses a size or sha256 other than the pinned one. */
-async function download(url: string, destination: string, options: DownloadOptions): Promise<void> {
+async function download(url: string, destination: string, options: DownloadOptions): Promise<{ sha256: string; size: number }> {
   const { label, signal, report } = options;
   // A host that drops packets would otherwise hold `npm run setup` for minutes; the body may take its time.
   const answered = new AbortController();
@@ -119,7 +160,7 @@ async function download(url: string, destination: string, options: DownloadOptio
   report(`${label}: downloading ${url}${expected ? ` (${megabytes(expected)})` : ""}`);
   if (options.size !== undefined && Number.isFinite(announced) && announced !== options.size) {
     await response.body.cancel();
-    throw new ModelDownloadError(`${label}: ${url} announces ${announced} bytes, the manifest pins ${options.size}`);
+    throw new ModelDownloadError(`${label}: ${url} announces ${announced} bytes, ${options.pinnedBy} pins ${options.size}`);
   }
 
   const hash = createHash("sha256");
@@ -132,7 +173,7 @@ async function download(url: string, destination: string, options: DownloadOptio
       await file.write(chunk);
       received += chunk.byteLength;
       if (options.size !== undefined && received > options.size) {
-        throw new ModelDownloadError(`${label}: more than the ${options.size} bytes the manifest pins`);
+        throw new ModelDownloadError(`${label}: more than the ${options.size} bytes ${options.pinnedBy} pins`);
       }
       const step = expected ? Math.floor((received / expected) * 20) : Math.floor(received / (32 << 20));
       if (step > reported) {
@@ -145,13 +186,14 @@ async function download(url: string, destination: string, options: DownloadOptio
   }
   const actual = hash.digest("hex");
   if (options.size !== undefined && received !== options.size) {
-    throw new ModelDownloadError(`${label}: got ${received} bytes, the manifest pins ${options.size}`);
+    throw new ModelDownloadError(`${label}: got ${received} bytes, ${options.pinnedBy} pins ${options.size}`);
   }
   if (options.sha256 !== undefined && actual !== options.sha256) {
-    throw new ModelDownloadError(`${label}: sha256 ${actual} does not match the pinned ${options.sha256}; refused`);
+    throw new ModelDownloadError(`${label}: sha256 ${actual} does not match the ${options.sha256} ${options.pinnedBy} pins; refused`);
   }
-  if (options.sha256 === undefined) report(`WARNING ${label}: checksum not pinned in the manifest (got sha256 ${actual})`);
-  report(`${label}: ${megabytes((await stat(destination)).size)} received${options.sha256 ? ", sha256 verified" : ""}`);
+  const size = (await stat(destination)).size;
+  report(`${label}: ${megabytes(size)} received${options.sha256 ? ", sha256 verified" : ""}`);
+  return { sha256: actual, size };
 }
 
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;

@@ -2,6 +2,13 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { FAMILY_ROLES, ManifestError, parseManifest, readManifest, type ModelSpec } from "./model-manifest.ts";
 
+test("the recommended model's download is pinned by sha256 and size, so installing it needs no trust on first use", async () => {
+  const [recommended] = (await readManifest()).models;
+  assert.ok(recommended?.archive);
+  assert.match(recommended.archive.sha256 ?? "", /^[0-9a-f]{64}$/);
+  assert.ok((recommended.archive.size ?? 0) > 0);
+});
+
 test("the shipped manifest is valid and every model is fetched from an upstream https release", async () => {
   const manifest = await readManifest();
   assert.ok(manifest.models.length >= 1);

@@ -89,6 +89,14 @@ export const InstalledModelSchema = Type.Object(
     ),
     /** Whether every checksum was pinned in the manifest (false: recorded on first download only). */
     checksumsPinned: Type.Boolean(),
+    /**
+     * What was downloaded (the archive, or each file) and its hash: checked against the manifest's pin,
+     * or, where the manifest has none and the operator passed --trust-on-first-use, recorded here and
+     * required of every later download of the same URL.
+     */
+    downloads: Type.Optional(
+      Type.Array(Type.Object({ url: HttpUrl, sha256: Sha256, size: Type.Integer({ minimum: 0 }), pinned: Type.Boolean() }, { additionalProperties: false })),
+    ),
     installedAt: Type.String({ description: "ISO 8601" }),
   },
   { additionalProperties: false },

@@ -101,6 +101,7 @@ test("a pinned archive is downloaded, verified, unpacked and installed; the mode
   assert.deepEqual((await readdir(join(modelDir, "tiny-ok"))).sort(), ["installed.json", "model.onnx", "tokens.txt"]);
   const record = await readInstallRecord(join(modelDir, "tiny-ok"));
   assert.equal(record?.checksumsPinned, true);
+  assert.deepEqual(record?.downloads, [{ url: `${origin}/releases/tiny.tar.bz2`, sha256: archive.sha256, size: archive.size, pinned: true }]);
   assert.equal(record?.files.find((f) => f.path === "model.onnx")?.sha256, files["model.onnx"]?.sha256);
 
   const engine = await loadSherpaEngine({ modelDir });
@@ -136,7 +137,7 @@ test("an archive whose sha256 differs from the pinned one is refused and nothing
   wrong.archive.sha256 = "f".repeat(64);
   const run = await download([wrong], ["--dir", modelDir]);
   assert.equal(run.exitCode, 1);
-  assert.match(run.stderr, /does not match the pinned f{64}; refused/);
+  assert.match(run.stderr, /does not match the f{64} the manifest pins; refused/);
   assert.deepEqual(await readdir(modelDir), []);
 });
 
@@ -151,21 +152,53 @@ test("an extracted file whose sha256 differs from the pinned one is refused", as
   assert.deepEqual(await readdir(modelDir), []);
 });
 
-test("files fetched one by one without pinned checksums install with a loud warning", async () => {
-  const modelDir = join(work, "models-unpinned");
-  const unpinned = spec("tiny-unpinned", {
+function unpinnedSpec(name: string): ModelSpec {
+  const unpinned = spec(name, {
     files: [
       { role: "model", path: "model.onnx", url: `${origin}/files/model.onnx` },
       { role: "tokens", path: "tokens.txt", url: `${origin}/files/tokens.txt` },
     ],
   });
   delete unpinned.archive;
-  const run = await download([unpinned], ["--dir", modelDir]);
+  return unpinned;
+}
+
+test("a file the manifest pins no checksum for is refused, and nothing is downloaded", async () => {
+  const modelDir = join(work, "models-unpinned-refused");
+  const before = hits.get("/files/model.onnx") ?? 0;
+  const run = await download([unpinnedSpec("tiny-unpinned")], ["--dir", modelDir]);
+  assert.equal(run.exitCode, 1);
+  assert.match(run.stderr, /refused, the manifest pins no sha256 for .*\/files\/model\.onnx.*pass --trust-on-first-use/);
+  assert.equal(hits.get("/files/model.onnx") ?? 0, before, "not even fetched");
+  assert.deepEqual(await readdir(modelDir).catch(() => []), []);
+});
+
+test("--trust-on-first-use installs it, records each download's hash, and holds later downloads to it", async () => {
+  const modelDir = join(work, "models-tofu");
+  const run = await download([unpinnedSpec("tiny-tofu")], ["--dir", modelDir, "--trust-on-first-use"]);
   assert.equal(run.exitCode, 0, run.stderr);
-  assert.match(run.stderr, /WARNING tiny-unpinned\/model\.onnx: checksum not pinned/);
-  const record = await readInstallRecord(join(modelDir, "tiny-unpinned"));
+  assert.match(run.stderr, /WARNING tiny-tofu\/model\.onnx: the manifest pins no checksum; trusting this first download \(--trust-on-first-use\) and recording sha256 [0-9a-f]{64}/);
+  const record = await readInstallRecord(join(modelDir, "tiny-tofu"));
   assert.equal(record?.checksumsPinned, false);
-  assert.equal(record?.files.find((f) => f.path === "model.onnx")?.sha256, files["model.onnx"]?.sha256);
+  assert.deepEqual(record?.downloads?.find((d) => d.url.endsWith("/files/model.onnx")), {
+    url: `${origin}/files/model.onnx`,
+    sha256: files["model.onnx"]?.sha256,
+    size: files["model.onnx"]?.bytes.length,
+    pinned: false,
+  });
+
+  // The install is damaged and upstream now serves other bytes: the recorded hash refuses them.
+  await truncate(join(modelDir, "tiny-tofu", "model.onnx"), 100);
+  const original = served.get("/files/model.onnx");
+  assert.ok(original);
+  served.set("/files/model.onnx", Buffer.concat([original, Buffer.from("tampered")]));
+  try {
+    const again = await download([unpinnedSpec("tiny-tofu")], ["--dir", modelDir, "--trust-on-first-use"]);
+    assert.equal(again.exitCode, 1);
+    assert.match(again.stderr, /tiny-tofu\/model\.onnx: .* announces \d+ bytes, the first download \(installed\.json\) pins \d+/);
+  } finally {
+    served.set("/files/model.onnx", original);
+  }
 });
 
 test("an unreachable file fails the command and leaves nothing behind", async () => {

