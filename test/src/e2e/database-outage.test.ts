@@ -61,7 +61,7 @@ function start(entry: Parameters<typeof spawnService>[0], env: Record<string, st
 const urlOf = async (api: ServiceProcess, message: string) => String((await api.waitForLine((l) => l.msg === message)).url);
 const lineFor = (jobId: string, message: string) => (l: LogEntry) => l.job_id === jobId && l.msg === message;
 
-interface Answer { api: number; status: number; at: number; code?: string; retryAfter: string | null }
+interface Answer { api: number; status: number; sent: number; at: number; code?: string; retryAfter: string | null }
 
 /**
  * Clients calling both APIs until stopped — the job, the usage, and the job's submission replayed by
@@ -77,19 +77,20 @@ function callContinuously(urls: string[], key: string, jobId: string, submission
   const loops = clients.map(async ({ url, api }) => {
     for (let i = 0; running; i++) {
       const [method, route, extra] = calls[i % calls.length] ?? calls[0] ?? ["GET", "/healthz", {}];
+      const sent = Date.now();
       const response: ApiResponse | undefined = await apiRequest(url, method, route, { key, ...extra }).catch(() => undefined);
-      answers.push({ api, status: response?.status ?? 0, at: Date.now(), code: response?.body?.error?.code, retryAfter: response?.headers.get("retry-after") ?? null });
+      answers.push({ api, status: response?.status ?? 0, sent, at: Date.now(), code: response?.body?.error?.code, retryAfter: response?.headers.get("retry-after") ?? null });
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   });
   return {
     answers,
-    /** Milliseconds from `since` to each API's first success. */
-    async servingAgain(since: number): Promise<number[]> {
+    /** Each API's first success after `since`: when it was answered and when it was sent, in ms after `since`. */
+    async servingAgain(since: number): Promise<string[]> {
       return Promise.all(urls.map(async (_, api) => {
         while (Date.now() - since < 60_000) {
           const ok = answers.find((a) => a.api === api && a.at >= since && a.status >= 200 && a.status < 300);
-          if (ok) return ok.at - since;
+          if (ok) return `${ok.at - since} ms (sent at ${ok.sent - since} ms)`;
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
         throw new Error(`API ${api} did not answer 200 within 60 s of the database's return`);
@@ -151,8 +152,8 @@ describe("PostgreSQL restarts under two APIs and a worker", () => {
 
     await whenJob(jobId, (row) => row.status === "completed" || row.status === "failed");
     await traffic.stop();
-    t.diagnostic(`stop–start: APIs served again ${servingA} / ${servingB} ms after the database was back; the job read "queued" again after ${requeued} ms`);
-    t.diagnostic(`restart -m fast (${restarted - restarting} ms): APIs served again ${servingA2} / ${servingB2} ms after it returned`);
+    t.diagnostic(`stop–start: the APIs answered 2xx again ${servingA} / ${servingB} after the database was back; the job read "queued" again after ${requeued} ms`);
+    t.diagnostic(`restart -m fast (took ${restarted - restarting} ms): the APIs answered 2xx again ${servingA2} / ${servingB2} after it returned`);
 
     const job = (await apiRequest(urls[1] ?? "", "GET", `/v1/jobs/${jobId}`, { key })).body;
     const workerLog = worker.lines.filter((l) => l.job_id === jobId || (l.level ?? 0) >= 40).map((l) => JSON.stringify(l)).join("\n");
