@@ -24,6 +24,7 @@ export interface CaptionWorker {
 }
 
 const RELEASE_TIMEOUT_MS = 10_000;
+const GIVE_UP_TIMEOUT_MS = 2000;
 /**
  * How pg-boss notices a dead worker: a running job's heartbeat is refreshed every 5 s and lapses after
  * CAPTION_QUEUE_OPTIONS.heartbeatSeconds (30 s); the workers' supervisor looks for lapsed heartbeats
@@ -135,10 +136,10 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
           // Aborted attempts requeue their job and fail their queue entry, so the retry starts promptly.
           await settleWithin(settled, RELEASE_TIMEOUT_MS);
         }
-        // Attempts still waiting for an unavailable database to record their outcome give up; their
-        // queue entries lapse and are retried elsewhere.
+        // Attempts still waiting for an unavailable database to record their outcome give up at once;
+        // their queue entries lapse and are retried elsewhere.
         stopWaiting.abort();
-        await settleWithin(settled, RELEASE_TIMEOUT_MS);
+        await settleWithin(settled, GIVE_UP_TIMEOUT_MS);
         await boss.stop({ graceful: true, timeout: 2000, close: true });
         await registration.unregister().catch((error: unknown) => log.warn({ err: error }, "unregister failed"));
         await engine.close();
