@@ -63,7 +63,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
   let queue: JobQueue;
   try {
     const wait = { timeoutSeconds: env.DATABASE_STARTUP_TIMEOUT_SECONDS, logger };
-    await waitForDatabase(() => migrateToLatest(db as unknown as Kysely<unknown>), wait);
+    await waitForDatabase(() => migrate(databaseUrl, env.DATABASE_CONNECT_TIMEOUT_SECONDS), wait);
     queue = await waitForDatabase(() => startJobQueue(databaseUrl, { connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }, logger), wait);
   } catch (error) {
     await closeServer(server);
@@ -100,6 +100,16 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
         await db.destroy();
       })()),
   };
+}
+
+/** On a connection of its own, without the statement timeout of the API's queries: a migration may take longer. */
+async function migrate(databaseUrl: string, connectTimeoutSeconds: number): Promise<void> {
+  const db = createDatabase(databaseUrl, { max: 1, applicationName: "caption-migrate", connectTimeoutSeconds });
+  try {
+    await migrateToLatest(db as unknown as Kysely<unknown>);
+  } finally {
+    await db.destroy();
+  }
 }
 
 function closeServer(server: Server): Promise<void> {
