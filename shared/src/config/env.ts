@@ -7,7 +7,7 @@ export const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   HOST: Type.String({ default: "0.0.0.0" }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: "^postgres(ql)?://" })),
-  /** How long `npm run api`, `npm run worker` and `npm start` wait for the database at start-up before giving up. */
+  /** How long `npm run api`, `npm run worker`, `npm start` and `npm run migrate` wait for the database at start-up before giving up. */
   DATABASE_STARTUP_TIMEOUT_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 300 }),
   /** Bounds opening a connection and waiting for a free pooled one. */
   DATABASE_CONNECT_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 300, default: 5 }),
