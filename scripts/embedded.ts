@@ -2,6 +2,7 @@
 // DATABASE_URL is set), the API, and a worker — on the same code paths as the distributed mode.
 import { parseEnv } from "@caption/shared/config/env";
 import { createLogger } from "@caption/shared/runtime/logger";
+import { exitOnStartupFailure } from "@caption/shared/runtime/startup-failure";
 import { onShutdownSignals } from "@caption/shared/runtime/shutdown-signals";
 import { startTelemetry } from "@caption/shared/telemetry/telemetry";
 import { telemetryOptionsFromEnv } from "@caption/shared/telemetry/telemetry-env";
@@ -13,9 +14,11 @@ const env = parseEnv();
 const logger = createLogger(env.LOG_LEVEL, "caption-service");
 // One process, one telemetry: the API's /metrics covers the worker too.
 const telemetry = startTelemetry(telemetryOptionsFromEnv(env, "caption-service"));
-const database = await locateDatabase(env, logger);
-const api = await startApiServer(env, database.url, logger);
-const worker = await startCaptionWorker(env, database.url, logger);
+const failed = exitOnStartupFailure(logger);
+const database = await locateDatabase(env, logger).catch(failed);
+// With DATABASE_URL both wait for the database (the API first, serving /healthz meanwhile).
+const api = await startApiServer(env, database.url, logger).catch(failed);
+const worker = await startCaptionWorker(env, database.url, logger).catch(failed);
 logger.info({ url: api.url, data_dir: env.DATA_DIR }, "caption service ready");
 
 // The database stops last, after the worker has handed back what it could not finish.

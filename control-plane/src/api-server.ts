@@ -1,18 +1,20 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import path from "node:path";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { migrateToLatest } from "@caption/shared/db/migrator";
 import type { Env } from "@caption/shared/config/env";
-import { createDatabase } from "@caption/shared/db/database";
+import { connectionOptionsFromEnv, createDatabase } from "@caption/shared/db/database";
+import { waitForDatabase } from "@caption/shared/db/database-retry";
 import { startMetricsServer, type MetricsServer } from "@caption/shared/telemetry/metrics-server";
 import { activeTelemetry } from "@caption/shared/telemetry/telemetry";
 import { parseStorageUrl } from "@caption/shared/storage/storage-location";
 import { createApp } from "./http/app.ts";
-import { startJobQueue } from "./queue/job-queue.ts";
+import { createStartupApp } from "./http/startup-app.ts";
+import { startJobQueue, type JobQueue } from "./queue/job-queue.ts";
 import { createLanguageSupport } from "./services/language-support.ts";
 import { createResultLinks } from "./storage/create-result-links.ts";
 import { createUrlSigner } from "./storage/signed-url.ts";
@@ -43,16 +45,50 @@ export async function loadSigningSecret(env: Pick<Env, "URL_SIGNING_SECRET" | "D
   return (await readFile(file, "utf8")).trim();
 }
 
-/** Migrates, starts the queue producer and listens. `stop` is idempotent. */
+/**
+ * Listens at once (liveness up, readiness and the API 503), waits for the database — migrating and
+ * starting the queue producer with backoff, for up to DATABASE_STARTUP_TIMEOUT_SECONDS — then serves
+ * the API. Resolves once it serves; rejects with DatabaseWaitTimeout when the database never came.
+ * `stop` is idempotent.
+ */
 export async function startApiServer(env: Env, databaseUrl: string, logger: Logger, options: ApiServerOptions = {}): Promise<ApiServer> {
   const storage = parseStorageUrl(env);
-  const db = createDatabase(databaseUrl, { max: 20, onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost") });
-  await migrateToLatest(db as unknown as Kysely<unknown>);
-  const queue = await startJobQueue(databaseUrl, logger);
   const signer = createUrlSigner(await loadSigningSecret(env));
   const resultLinks = createResultLinks(storage, signer, env);
-  const maintenance = startMaintenance(db, logger);
+  const connection = connectionOptionsFromEnv(env);
+  const db = createDatabase(databaseUrl, { max: 20, ...connection, onConnectionLost: (error) => logger.warn({ err: error }, "database connection lost") });
+
   const telemetry = activeTelemetry();
+  // Metrics never share the public port (what an ingress exposes); bound first, so a taken port stops start-up.
+  const metricsAt = options.metrics ?? (env.METRICS_PORT === 0 ? false : { port: env.METRICS_PORT, host: env.HOST });
+  let metrics: MetricsServer | undefined;
+  if (telemetry && metricsAt) {
+    metrics = await startMetricsServer(telemetry, metricsAt);
+    logger.info({ url: metrics.url }, "metrics listening");
+  }
+
+  let handle = createStartupApp(logger).callback();
+  const server = createServer((request, response) => void handle(request, response));
+  server.listen(env.PORT, env.HOST);
+  await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
+  server.keepAliveTimeout = 65_000;
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : env.PORT;
+  const url = `http://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${port}`;
+  logger.info({ url }, "API started; ready once the database answers");
+
+  let queue: JobQueue;
+  try {
+    const wait = { timeoutSeconds: env.DATABASE_STARTUP_TIMEOUT_SECONDS, logger };
+    await waitForDatabase(() => migrate(databaseUrl, env.DATABASE_CONNECT_TIMEOUT_SECONDS), wait);
+    queue = await waitForDatabase(() => startJobQueue(databaseUrl, { connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }, logger), wait);
+  } catch (error) {
+    await closeServer(server);
+    await metrics?.close();
+    await db.destroy();
+    throw error;
+  }
+  const maintenance = startMaintenance(db, logger);
   const stopObservingQueue = telemetry ? observeQueue(db, logger) : () => undefined;
   const app = createApp({
     db,
@@ -65,19 +101,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     publicBaseUrl: env.PUBLIC_BASE_URL,
     trustProxy: env.TRUST_PROXY,
   });
-  // Metrics never share the public port (what an ingress exposes); bound first, so a taken port stops start-up.
-  const metricsAt = options.metrics ?? (env.METRICS_PORT === 0 ? false : { port: env.METRICS_PORT, host: env.HOST });
-  let metrics: MetricsServer | undefined;
-  if (telemetry && metricsAt) {
-    metrics = await startMetricsServer(telemetry, metricsAt);
-    logger.info({ url: metrics.url }, "metrics listening");
-  }
-  const server = app.listen(env.PORT, env.HOST);
-  await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
-  server.keepAliveTimeout = 65_000;
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : env.PORT;
-  const url = `http://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${port}`;
+  handle = app.callback();
   logger.info({ url }, "API listening");
 
   let stopping: Promise<void> | undefined;
@@ -88,14 +112,28 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     stop: () =>
       (stopping ??= (async () => {
         await metrics?.close();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
+        await closeServer(server);
         maintenance.stop();
         stopObservingQueue();
         await queue.stop();
         await db.destroy();
       })()),
   };
+}
+
+/** On a connection of its own, without the statement timeout of the API's queries: a migration may take longer. */
+async function migrate(databaseUrl: string, connectTimeoutSeconds: number): Promise<void> {
+  const db = createDatabase(databaseUrl, { max: 1, applicationName: "caption-migrate", connectTimeoutSeconds });
+  try {
+    await migrateToLatest(db as unknown as Kysely<unknown>);
+  } finally {
+    await db.destroy();
+  }
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
 }

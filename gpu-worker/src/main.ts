@@ -2,6 +2,7 @@
 import path from "node:path";
 import { parseEnv } from "@caption/shared/config/env";
 import { createLogger } from "@caption/shared/runtime/logger";
+import { exitOnStartupFailure } from "@caption/shared/runtime/startup-failure";
 import { onShutdownSignals } from "@caption/shared/runtime/shutdown-signals";
 import { startMetricsServer } from "@caption/shared/telemetry/metrics-server";
 import { startTelemetry } from "@caption/shared/telemetry/telemetry";
@@ -18,7 +19,7 @@ if (!databaseUrl) {
 const telemetry = startTelemetry(telemetryOptionsFromEnv(env, "caption-worker"));
 const metricsServer = env.METRICS_PORT === 0 ? undefined : await startMetricsServer(telemetry, { port: env.METRICS_PORT, host: env.HOST });
 if (metricsServer) logger.info({ url: metricsServer.url }, "metrics listening");
-const worker = await startCaptionWorker(env, databaseUrl, logger);
+const worker = await startCaptionWorker(env, databaseUrl, logger).catch(exitOnStartupFailure(logger));
 const stop = (graceSeconds?: number) => async () => {
   await worker.stop(graceSeconds === undefined ? {} : { graceSeconds });
   await metricsServer?.close();

@@ -3,14 +3,17 @@ import type { Kysely } from "kysely";
 import pino from "pino";
 import { parseEnv } from "@caption/shared/config/env";
 import { createDatabase } from "@caption/shared/db/database";
+import { waitForDatabase } from "@caption/shared/db/database-retry";
 import { migrateToLatest } from "@caption/shared/db/migrator";
 import { locateDatabase } from "./connect.ts";
 
 const logger = pino({ level: "info" }, pino.destination(2));
-const location = await locateDatabase(parseEnv(), logger);
+const env = parseEnv();
+const location = await locateDatabase(env, logger);
 const db = createDatabase(location.url, { max: 1, applicationName: "caption-migrate" });
 try {
-  const { results = [] } = await migrateToLatest(db as unknown as Kysely<unknown>);
+  // A migration job may start before its database (Helm's pre-install hook): wait as the API does.
+  const { results = [] } = await waitForDatabase(() => migrateToLatest(db as unknown as Kysely<unknown>), { timeoutSeconds: env.DATABASE_STARTUP_TIMEOUT_SECONDS, logger });
   logger.info({ applied: results.map((r) => r.migrationName) }, "migrations applied");
 } finally {
   await db.destroy();

@@ -14,3 +14,5 @@ export class ApiError extends Error {
 
 export const notFound = (what = "resource") => new ApiError(404, "NOT_FOUND", `${what} not found`);
 export const invalidRequest = (message: string) => new ApiError(400, "INVALID_REQUEST", message);
+/** The database (or another dependency) is not there right now; the client should retry. */
+export const serviceUnavailable = () => new ApiError(503, "SERVICE_UNAVAILABLE", "the service is temporarily unavailable", { "Retry-After": "5" });

@@ -1,7 +1,7 @@
-import { PgBoss } from "pg-boss";
 import type { Logger } from "pino";
-import { ensureQueues, PGBOSS_SCHEMA, QUEUES, type CaptionJobPayload } from "@caption/shared/jobs/catalog";
-import { pgBossAdapter, type DbOrTrx } from "@caption/shared/db/database";
+import { QUEUES, type CaptionJobPayload } from "@caption/shared/jobs/catalog";
+import { startQueueClient } from "@caption/shared/jobs/queue-client";
+import { pgBossAdapter, type ConnectionOptions, type DbOrTrx } from "@caption/shared/db/database";
 
 export interface JobQueue {
   /** Enqueues on the caller's transaction: the job row and its queue entry commit or roll back together. */
@@ -10,12 +10,9 @@ export interface JobQueue {
   stop(): Promise<void>;
 }
 
-export async function startJobQueue(connectionString: string, logger: Logger): Promise<JobQueue> {
+export async function startJobQueue(connectionString: string, connection: ConnectionOptions, logger: Logger): Promise<JobQueue> {
   // The API only produces; maintenance and scheduling run in the workers.
-  const boss = new PgBoss({ connectionString, schema: PGBOSS_SCHEMA, supervise: false, schedule: false, max: 4 });
-  boss.on("error", (error) => logger.error({ err: error }, "pg-boss error"));
-  await boss.start();
-  await ensureQueues(boss);
+  const boss = await startQueueClient(connectionString, { supervise: false, schedule: false }, { max: 4, ...connection }, logger);
   return {
     async enqueueCaptionJob(trx, payload) {
       await boss.send(QUEUES.captionJob, payload, { db: pgBossAdapter(trx) });

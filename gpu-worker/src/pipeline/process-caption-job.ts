@@ -5,6 +5,7 @@ import type { Transcript } from "@caption/shared/api/transcript";
 import type { PresetId } from "@caption/shared/api/preset";
 import type { Style } from "@caption/shared/api/style";
 import type { Db } from "@caption/shared/db/database";
+import { retryWhileDatabaseUnavailable } from "@caption/shared/db/database-retry";
 import { JobFailure } from "@caption/shared/errors/codes";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
 import type { SpeechEngine } from "../asr/speech-engine.ts";
@@ -43,6 +44,8 @@ export interface PipelineDeps {
   vadModelPath?: string;
   /** Bounds on how long a job may hold the worker (download, probes, processing). */
   limits: WorkerLimits;
+  /** Ends the waits for an unavailable database to record an attempt's start or outcome (the worker is going away). */
+  stopWaiting?: AbortSignal;
 }
 
 export interface AttemptOptions {
@@ -69,12 +72,17 @@ export async function processCaptionJob(deps: PipelineDeps, jobId: string, attem
 
 async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOptions, tracing: AttemptTracing): Promise<void> {
   const log = deps.logger.child({ job_id: jobId });
-  const job = await loadJob(deps.db, jobId);
+  const persist = <T>(write: () => Promise<T>) => retryWhileDatabaseUnavailable(write, { signal: deps.stopWaiting });
+  const couldNotStart = (error: unknown): never => {
+    log.warn({ err: error }, "attempt could not start; the job will be retried");
+    throw error;
+  };
+  const job = await persist(() => loadJob(deps.db, jobId)).catch(couldNotStart);
   if (!job || job.status === "completed" || job.status === "failed" || job.status === "canceled") {
     log.info({ status: job?.status }, "job is not runnable; skipping");
     return;
   }
-  await countAttempt(deps.db, jobId);
+  await persist(() => countAttempt(deps.db, jobId)).catch(couldNotStart);
   tracing.annotate({ [JOB_ATTRIBUTES.preset]: job.preset, [JOB_ATTRIBUTES.engine]: deps.engine.name, "caption.job.attempt": job.attempts + 1 });
   const cancel = watchForCancel(deps.db, jobId, attempt.signal);
   const signal = cancel.signal;
@@ -208,7 +216,7 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
     log.info({ billed_seconds: seconds, rendered_seconds: render.renderedSeconds, frames_drawn: render.framesDrawn, ms: Math.round(performance.now() - started), stage_ms: tracing.stageMs }, "job completed");
   } catch (error) {
     tracing.fail(error);
-    await handleFailure(deps, jobId, error, { canceled: cancel.canceled(), shutdown: attempt.signal.aborted, finalAttempt: attempt.finalAttempt, storedFiles: stored.length > 0, log });
+    await handleFailure(deps, jobId, error, { canceled: cancel.canceled(), shutdown: attempt.signal.aborted, finalAttempt: attempt.finalAttempt, storedFiles: stored.length > 0, log, persist });
   } finally {
     deadline?.clear();
     cancel.stop();
@@ -220,27 +228,30 @@ async function handleFailure(
   deps: PipelineDeps,
   jobId: string,
   error: unknown,
-  context: { canceled: boolean; shutdown: boolean; finalAttempt: boolean; storedFiles: boolean; log: Logger },
+  context: { canceled: boolean; shutdown: boolean; finalAttempt: boolean; storedFiles: boolean; log: Logger; persist: <T>(write: () => Promise<T>) => Promise<T> },
 ): Promise<void> {
-  const { log } = context;
+  // Each outcome logs its line before touching the database, which may be what ended the attempt;
+  // the database writes then wait for it to come back (persist), so the job's row is right again
+  // as soon as it does.
+  const { log, persist } = context;
   if (context.canceled) {
     // The API already released the reservation and marked the job; leave nothing behind.
-    if (context.storedFiles) await deps.store.deleteJob(jobId);
     log.info("job canceled; work stopped");
+    if (context.storedFiles) await deps.store.deleteJob(jobId);
     return;
   }
   if (error instanceof JobFailure) {
-    if (context.storedFiles) await deps.store.deleteJob(jobId);
-    await failJob(deps.db, jobId, error.code, error.message);
     log.warn({ code: error.code, err: error.cause ?? error }, "job failed");
+    if (context.storedFiles) await deps.store.deleteJob(jobId);
+    await persist(() => failJob(deps.db, jobId, error.code, error.message));
     return;
   }
   if (context.shutdown || !context.finalAttempt) {
-    await requeueJob(deps.db, jobId);
     log.warn({ err: error, shutdown: context.shutdown }, "attempt interrupted; the job will be retried");
+    await persist(() => requeueJob(deps.db, jobId));
     throw error;
   }
-  if (context.storedFiles) await deps.store.deleteJob(jobId);
-  await failJob(deps.db, jobId, "INTERNAL_ERROR", "the job could not be processed; no charge was made");
   log.error({ err: error }, "job failed on its last attempt");
+  if (context.storedFiles) await deps.store.deleteJob(jobId);
+  await persist(() => failJob(deps.db, jobId, "INTERNAL_ERROR", "the job could not be processed; no charge was made"));
 }

@@ -1,18 +1,21 @@
 import { hostname } from "node:os";
 import { setTimeout as delay } from "node:timers/promises";
 import path from "node:path";
-import { PgBoss, type Job, type JobWithMetadata } from "pg-boss";
+import type { Job, JobWithMetadata } from "pg-boss";
 import type { Logger } from "pino";
 import type { Env } from "@caption/shared/config/env";
-import { createDatabase } from "@caption/shared/db/database";
+import { connectionOptionsFromEnv, createDatabase } from "@caption/shared/db/database";
+import { retryWhileDatabaseUnavailable, waitForDatabase } from "@caption/shared/db/database-retry";
 import { Value } from "@sinclair/typebox/value";
-import { CaptionJobPayloadSchema, ensureQueues, PGBOSS_SCHEMA, QUEUES, type CaptionJobPayload } from "@caption/shared/jobs/catalog";
+import { CaptionJobPayloadSchema, QUEUES, type CaptionJobPayload } from "@caption/shared/jobs/catalog";
+import { startQueueClient } from "@caption/shared/jobs/queue-client";
 import { loadSpeechEngine } from "../asr/engine-registry.ts";
 import { detectHardwarePaths } from "../media/hardware-paths.ts";
 import { processCaptionJob } from "../pipeline/process-caption-job.ts";
 import { failJob } from "../pipeline/job-store.ts";
 import { createResultStore } from "../storage/create-result-store.ts";
 import { expireResultFiles } from "./expire-files.ts";
+import { claimScratchSpace } from "./scratch-space.ts";
 import { registerWorker } from "./worker-registry.ts";
 import { workerLimitsFromEnv } from "./worker-limits-env.ts";
 
@@ -22,6 +25,14 @@ export interface CaptionWorker {
 }
 
 const RELEASE_TIMEOUT_MS = 10_000;
+const GIVE_UP_TIMEOUT_MS = 2000;
+/**
+ * How pg-boss notices a dead worker: a running job's heartbeat is refreshed every 5 s and lapses after
+ * CAPTION_QUEUE_OPTIONS.heartbeatSeconds (30 s); the workers' supervisor looks for lapsed heartbeats
+ * every 5 s. See README "Job lifecycle" for the retry delay this gives.
+ */
+const HEARTBEAT_REFRESH_SECONDS = 5;
+const SUPERVISE_SECONDS = 5;
 
 export async function startCaptionWorker(env: Env, databaseUrl: string, logger: Logger): Promise<CaptionWorker> {
   const workerId = `${hostname()}-${process.pid}-${Date.now().toString(36)}`;
@@ -29,8 +40,10 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
   const db = createDatabase(databaseUrl, {
     max: env.WORKER_CONCURRENCY * 2 + 4,
     applicationName: "caption-worker",
-    onIdleError: (error) => log.warn({ err: error }, "idle database connection lost"),
+    ...connectionOptionsFromEnv(env),
+    onConnectionLost: (error) => log.warn({ err: error }, "database connection lost"),
   });
+  const scratch = await claimScratchSpace(path.resolve(env.DATA_DIR, "work"), workerId, log);
   const engine = await loadSpeechEngine({
     engine: env.ASR_ENGINE,
     modelDir: env.ASR_MODEL_DIR ?? path.resolve(env.DATA_DIR, "models"),
@@ -39,14 +52,21 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
   });
   const { encoder, decoder } = await detectHardwarePaths({ binary: env.FFMPEG_PATH, logger: log, asrProvider: engine.provider });
   const store = createResultStore(env);
-  const registration = await registerWorker(db, workerId, engine, log);
+  const wait = { timeoutSeconds: env.DATABASE_STARTUP_TIMEOUT_SECONDS, logger: log };
+  const connect = async () => {
+    const registration = await waitForDatabase(() => registerWorker(db, workerId, engine, log), wait);
+    const bossOptions = { monitorIntervalSeconds: SUPERVISE_SECONDS, superviseIntervalSeconds: SUPERVISE_SECONDS };
+    const boss = await waitForDatabase(() => startQueueClient(databaseUrl, bossOptions, { max: 4, connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }, log), wait);
+    return { registration, boss };
+  };
+  const { registration, boss } = await connect().catch(async (error: unknown) => {
+    await Promise.allSettled([engine.close(), db.destroy(), scratch.close()]);
+    throw error;
+  });
   log.info({ engine: engine.name, model: engine.model, languages: engine.languages, encoder: encoder.encoder, decoder: decoder.decoder, concurrency: env.WORKER_CONCURRENCY }, "worker starting");
 
-  const boss = new PgBoss({ connectionString: databaseUrl, schema: PGBOSS_SCHEMA, monitorIntervalSeconds: 10, superviseIntervalSeconds: 10, max: 4 });
-  boss.on("error", (error) => log.error({ err: error }, "pg-boss error"));
-  await boss.start();
-  await ensureQueues(boss);
-
+  // Ends the waits of attempts whose outcome cannot be recorded while the database is away (see stop).
+  const stopWaiting = new AbortController();
   const pipelineDeps = {
     db,
     store,
@@ -57,8 +77,9 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
     ffmpegPath: env.FFMPEG_PATH,
     ffprobePath: env.FFPROBE_PATH,
     allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS,
-    workDir: path.resolve(env.DATA_DIR, "work"),
+    workDir: scratch.dir,
     limits: workerLimitsFromEnv(env),
+    stopWaiting: stopWaiting.signal,
   };
 
   // Attempts in flight, so a stop can wait for them and, past the deadline, abort them and let them
@@ -68,7 +89,7 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
 
   await boss.work(
     QUEUES.captionJob,
-    { localConcurrency: env.WORKER_CONCURRENCY, batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 1 },
+    { localConcurrency: env.WORKER_CONCURRENCY, batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 1, heartbeatRefreshSeconds: HEARTBEAT_REFRESH_SECONDS },
     async ([job]: JobWithMetadata<CaptionJobPayload>[]) => {
       if (!job) return;
       if (!Value.Check(CaptionJobPayloadSchema, job.data)) {
@@ -91,7 +112,8 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
   // Attempts that died with their worker (or ran out of retries) end here: fail them and release the credit.
   await boss.work(QUEUES.captionJobDead, { batchSize: 10 }, async (jobs: Job<CaptionJobPayload>[]) => {
     for (const job of jobs) {
-      if (await failJob(db, job.data.job_id, "INTERNAL_ERROR", "processing was interrupted repeatedly; no charge was made")) {
+      const fail = () => failJob(db, job.data.job_id, "INTERNAL_ERROR", "processing was interrupted repeatedly; no charge was made");
+      if (await retryWhileDatabaseUnavailable(fail, { signal: stopWaiting.signal })) {
         log.error({ job_id: job.data.job_id }, "job failed after exhausting retries");
       }
     }
@@ -116,10 +138,15 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
           // Aborted attempts requeue their job and fail their queue entry, so the retry starts promptly.
           await settleWithin(settled, RELEASE_TIMEOUT_MS);
         }
+        // Attempts still waiting for an unavailable database to record their outcome give up at once;
+        // their queue entries lapse and are retried elsewhere.
+        stopWaiting.abort();
+        await settleWithin(settled, GIVE_UP_TIMEOUT_MS);
         await boss.stop({ graceful: true, timeout: 2000, close: true });
         await registration.unregister().catch((error: unknown) => log.warn({ err: error }, "unregister failed"));
         await engine.close();
         await db.destroy();
+        await scratch.close();
         log.info("worker stopped");
       })()),
   };

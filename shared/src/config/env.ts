@@ -7,6 +7,12 @@ export const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   HOST: Type.String({ default: "0.0.0.0" }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: "^postgres(ql)?://" })),
+  /** How long `npm run api`, `npm run worker`, `npm start` and `npm run migrate` wait for the database at start-up before giving up. */
+  DATABASE_STARTUP_TIMEOUT_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 300 }),
+  /** Bounds opening a connection and waiting for a free pooled one. */
+  DATABASE_CONNECT_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 300, default: 5 }),
+  /** Server-side `statement_timeout` of the API's and the workers' queries; 0 disables it. */
+  DATABASE_STATEMENT_TIMEOUT_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 30 }),
   DATA_DIR: Type.String({ default: "./.data" }),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: "^https?://" })),
   /** Honour X-Forwarded-Proto/Host/For: only behind a proxy that sets them (and strips a client's own). */

@@ -23,6 +23,18 @@ before(async () => {
 });
 after(() => files?.close());
 
+/** The scratch folders of a job's attempts: DATA_DIR/work/<worker id>/<job id>-…. */
+async function scratchFoldersOf(dataDir: string, jobId: string): Promise<string[]> {
+  const workDir = path.join(dataDir, "work");
+  if (!existsSync(workDir)) return [];
+  const found: string[] = [];
+  for (const worker of await readdir(workDir)) {
+    const entries = await readdir(path.join(workDir, worker)).catch(() => []);
+    found.push(...entries.filter((name) => name.startsWith(jobId)).map((name) => path.join(workDir, worker, name)));
+  }
+  return found;
+}
+
 describe("cancel while rendering", () => {
   let service: TestService;
   before(async () => {
@@ -54,12 +66,11 @@ describe("cancel while rendering", () => {
     assert.deepEqual(usage, { available_seconds: 100, reserved_seconds: 0, consumed_seconds: 0, active_jobs: 0, concurrency_limit: 4 });
     // The worker removes its scratch folder as the attempt unwinds.
     const deadline = Date.now() + 5000;
-    const workDir = path.join(service.dataDir, "work");
-    while (Date.now() < deadline && existsSync(workDir) && (await readdir(workDir)).some((d) => d.startsWith(body.id))) {
+    while (Date.now() < deadline && (await scratchFoldersOf(service.dataDir, body.id)).length > 0) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     assert.equal(existsSync(path.join(service.dataDir, "files", body.id)), false, "no stored outputs");
-    assert.ok(!existsSync(workDir) || !(await readdir(workDir)).some((d) => d.startsWith(body.id)), "no scratch files");
+    assert.deepEqual(await scratchFoldersOf(service.dataDir, body.id), [], "no scratch files");
   });
 });
 
@@ -91,17 +102,27 @@ describe("workers that stop mid-job", () => {
     return child;
   };
 
-  test("another worker finishes the job and it is charged once", async () => {
+  test("another worker finishes the job and it is charged once; the dead worker's scratch space is reclaimed", async (t) => {
     const { api_key: key } = await service.createKey({ credits: 100 });
     const first = startWorker();
     const { body } = await service.call("POST", "/v1/subtitles", key, { video_url: files.url("/clip.mp4") });
     const busy = await service.waitForJob(key, body.id, (j) => j.status === "transcribing" || j.status === "rendering" || j.status === "completed" || j.status === "failed", 120_000);
     assert.ok(busy.status === "transcribing" || busy.status === "rendering", busy.status);
+    const [scratch] = await scratchFoldersOf(service.dataDir, body.id);
+    assert.ok(scratch && existsSync(path.join(scratch, "source")), "the attempt's download is in its scratch folder");
     process.kill(-(first.pid ?? 0), "SIGKILL");
     await new Promise((resolve) => first.once("exit", resolve));
+    const killedAt = Date.now();
 
     const replacement = startWorker();
-    // The dead worker's heartbeat lapses (30 s), the queue retries the attempt on the live worker.
+    // The new worker reclaims the dead one's folder as it starts.
+    const deadOwner = path.dirname(scratch);
+    while (existsSync(deadOwner) && Date.now() - killedAt < 120_000) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(existsSync(deadOwner), false, "the dead worker's scratch space is reclaimed");
+    // The dead worker's heartbeat lapses, the queue retries the attempt on the live worker.
+    const attempts = () => service.database.db.selectFrom("jobs").select("attempts").where("id", "=", body.id).executeTakeFirstOrThrow();
+    while ((await attempts()).attempts < 2 && Date.now() - killedAt < 300_000) await new Promise((resolve) => setTimeout(resolve, 100));
+    t.diagnostic(`the retry started ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the SIGKILL`);
     const job = await service.waitForJob(key, body.id, undefined, 300_000);
     assert.equal(job.status, "completed", JSON.stringify(job));
     assert.deepEqual(job.usage, { reserved_seconds: 0, billed_seconds: clipSeconds });

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Middleware } from "koa";
 import type { Logger } from "pino";
-import { ApiError } from "../api-error.ts";
+import { isDatabaseUnavailable } from "@caption/shared/db/database-errors";
+import { ApiError, serviceUnavailable } from "../api-error.ts";
 import type { AppState } from "../app-state.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -22,12 +23,14 @@ export function requestContext(logger: Logger): Middleware<AppState> {
       await next();
     } catch (error) {
       const apiError = toApiError(error);
-      if (apiError.status >= 500) ctx.state.log.error({ err: error }, "request failed");
+      // An outage answered with 503 is expected and logged as a warning; anything else 5xx is a defect.
+      if (apiError.status === 503) ctx.state.log.warn({ cause: (error as Error).message }, "request failed: service unavailable");
+      else if (apiError.status >= 500) ctx.state.log.error({ err: error }, "request failed");
       ctx.status = apiError.status;
       ctx.set(apiError.headers);
       ctx.body = { error: { code: apiError.code, message: apiError.message, request_id: requestId } };
     }
-    const level = ctx.status >= 500 ? "error" : "info";
+    const level = ctx.status === 503 ? "warn" : ctx.status >= 500 ? "error" : "info";
     ctx.state.log[level]({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, "request");
   };
 }
@@ -41,12 +44,6 @@ function toApiError(error: unknown): ApiError {
   if (typeof status === "number" && status >= 400 && status < 500) {
     return new ApiError(status, HTTP_CODES[status] ?? "INVALID_REQUEST", (error as Error).message);
   }
-  if (isDatabaseUnavailable(error)) return new ApiError(503, "SERVICE_UNAVAILABLE", "the service is temporarily unavailable", { "Retry-After": "5" });
+  if (isDatabaseUnavailable(error)) return serviceUnavailable();
   return new ApiError(500, "INTERNAL_ERROR", "internal error");
-}
-
-function isDatabaseUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === "ECONNREFUSED" || code === "ECONNRESET" || code === "57P01" || code === "57P03" || code === "53300" ||
-    (error instanceof Error && /timeout exceeded when trying to connect|Connection terminated/.test(error.message));
 }

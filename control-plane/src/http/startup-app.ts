@@ -1,0 +1,27 @@
+import Koa from "koa";
+import type { Logger } from "pino";
+import { serviceUnavailable } from "./api-error.ts";
+import type { AppState } from "./app-state.ts";
+import { requestContext } from "./middleware/request-context.ts";
+
+/**
+ * What the API answers while it waits for the database at start-up: alive (`/healthz` 200), not
+ * ready (`/readyz` 503), and 503 SERVICE_UNAVAILABLE with Retry-After for everything else — so an
+ * orchestrator keeps the process and sends it no traffic instead of restarting it in a loop.
+ */
+export function createStartupApp(logger: Logger): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: true });
+  app.use(requestContext(logger));
+  app.use((ctx) => {
+    if (ctx.method !== "GET" && ctx.method !== "HEAD") throw serviceUnavailable();
+    if (ctx.path === "/healthz") {
+      ctx.body = { status: "ok" };
+    } else if (ctx.path === "/readyz") {
+      ctx.status = 503;
+      ctx.body = { status: "waiting for the database" };
+    } else {
+      throw serviceUnavailable();
+    }
+  });
+  return app;
+}

@@ -1,0 +1,21 @@
+// Which errors mean "the database is not there right now" (down, restarting, unreachable, out of
+// connections) rather than "this query is wrong". The HTTP layer answers them with 503, the worker
+// waits for the database instead of giving up, start-up retries them.
+
+const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+
+/** SQLSTATEs: admin/crash shutdown, cannot connect now (starting up / shutting down), too many connections, statement timeout. */
+const TRANSIENT_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "57014"]);
+
+// node-postgres reports a broken or timed-out connection with plain Errors.
+const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|not queryable|Query read timeout|database system is (starting up|shutting down)/;
+
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (typeof error !== "object" || error === null || depth > 4) return false;
+  const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof code === "string" && (NETWORK_CODES.has(code) || TRANSIENT_SQLSTATES.has(code) || code.startsWith("08"))) return true;
+  if (typeof message === "string" && CONNECTION_MESSAGES.test(message)) return true;
+  // Node reports a refused connection to every address of a host as an AggregateError.
+  if (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
+  return isDatabaseUnavailable(cause, depth + 1);
+}
