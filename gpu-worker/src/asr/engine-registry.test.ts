@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import { pino } from "pino";
 import { loadSpeechEngine } from "./engine-registry.ts";
 import { cudaProviderShipped } from "./sherpa/sherpa-native.ts";
-import { installTinyCtcModel } from "./sherpa/tiny-onnx-model.ts";
+import { installTinyCtcModel } from "../testing/tiny-onnx-model.ts";
 
 let root: string;
 before(async () => {

@@ -4,10 +4,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { JobFailure } from "@caption/shared/errors/codes";
 import { decodePcm16kMono } from "../media/audio-pcm.ts";
 import { createPocketsphinxEngine } from "./pocketsphinx-engine.ts";
-import { descendantProcesses, isRunning } from "./process-tree.ts";
-import { composeSpeech, type SpeechFixture } from "./speech-fixtures.ts";
+import { descendantProcesses, isRunning } from "../testing/process-tree.ts";
+import { composeSpeech, type SpeechFixture } from "../testing/speech-fixtures.ts";
 import { SAMPLE_RATE, type SpeechSegment } from "./speech-engine.ts";
-import { wordErrorRate } from "./word-error-rate.ts";
+import { wordErrorRate } from "../testing/word-error-rate.ts";
 
 let fixture: SpeechFixture;
 let audio: Float32Array;

@@ -3,9 +3,9 @@ import { after, before, test } from "node:test";
 import { JobFailure } from "@caption/shared/errors/codes";
 import { decodePcm16kMono } from "../media/audio-pcm.ts";
 import { createPocketsphinxEngine } from "./pocketsphinx-engine.ts";
-import { composeSpeech, type SpeechFixture } from "./speech-fixtures.ts";
+import { composeSpeech, type SpeechFixture } from "../testing/speech-fixtures.ts";
 import { placeWords, transcribeAudio } from "./transcribe-audio.ts";
-import { wordErrorRate } from "./word-error-rate.ts";
+import { wordErrorRate } from "../testing/word-error-rate.ts";
 
 let fixture: SpeechFixture;
 before(async () => {

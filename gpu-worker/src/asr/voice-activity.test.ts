@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { decodePcm16kMono } from "../media/audio-pcm.ts";
-import { composeSpeech, type SpeechFixture } from "./speech-fixtures.ts";
+import { composeSpeech, type SpeechFixture } from "../testing/speech-fixtures.ts";
 import { SAMPLE_RATE, type SpeechSegment } from "./speech-engine.ts";
 import { segmentSpeech } from "./voice-activity.ts";
 

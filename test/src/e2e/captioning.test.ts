@@ -5,7 +5,7 @@ import { after, before, describe, test } from "node:test";
 import type { Transcript } from "@caption/shared/api/transcript";
 import { probeMedia } from "../../../gpu-worker/src/media/ffprobe.ts";
 import { parseSrt } from "../../../gpu-worker/src/render/srt.ts";
-import { wordErrorRate } from "../../../gpu-worker/src/asr/word-error-rate.ts";
+import { wordErrorRate } from "../../../gpu-worker/src/testing/word-error-rate.ts";
 import { startTestHttpsServer, type TestHttpsServer } from "../fixtures/https-server.ts";
 import { makeSpeechVideo } from "../fixtures/speech-video.ts";
 import { frameAt, maxRowDifference } from "../support/frames.ts";

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { descendantProcesses } from "../../../gpu-worker/src/asr/process-tree.ts";
+import { descendantProcesses } from "../../../gpu-worker/src/testing/process-tree.ts";
 import { REPO_ROOT } from "../fixtures/repo-paths.ts";
 import { startTestHttpsServer, type TestHttpsServer } from "../fixtures/https-server.ts";
 import { makeSpeechVideo } from "../fixtures/speech-video.ts";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { checkModelFile, findInstalledModels, resolveInside, sha256File, verifyInstalledModel, ModelVerificationError } from "./model-files.ts";
-import { installTinyCtcModel } from "./tiny-onnx-model.ts";
+import { installTinyCtcModel } from "../../testing/tiny-onnx-model.ts";
 
 let dir: string;
 let size: number;

@@ -12,7 +12,7 @@ import { execa } from "execa";
 import { readInstallRecord } from "./model-files.ts";
 import type { ModelManifest, ModelSpec } from "./model-manifest.ts";
 import { loadSherpaEngine } from "./sherpa-engine.ts";
-import { melBinCentreHz, toneTrack, writeTinyCtcModel } from "./tiny-onnx-model.ts";
+import { melBinCentreHz, toneTrack, writeTinyCtcModel } from "../../testing/tiny-onnx-model.ts";
 
 const CLI = join(import.meta.dirname, "models-download.ts");
 const ROOT = "sherpa-onnx-tiny-tone-ctc";

@@ -11,12 +11,12 @@ import { after, before, test } from "node:test";
 import { JobFailure } from "@caption/shared/errors/codes";
 import type { Word } from "@caption/shared/api/transcript";
 import { decodePcm16kMono } from "../../media/audio-pcm.ts";
-import { composeSpeech } from "../speech-fixtures.ts";
+import { composeSpeech } from "../../testing/speech-fixtures.ts";
 import { SAMPLE_RATE, type SpeechEngine } from "../speech-engine.ts";
 import { transcribeAudio } from "../transcribe-audio.ts";
 import { ModelVerificationError } from "./model-files.ts";
 import { loadSherpaEngine } from "./sherpa-engine.ts";
-import { installTinyCtcModel, melBinCentreHz, toneTrack } from "./tiny-onnx-model.ts";
+import { installTinyCtcModel, melBinCentreHz, toneTrack } from "../../testing/tiny-onnx-model.ts";
 
 // High mel bands: flite's speech has no narrow peaks there, so it never fires a piece by itself.
 const HEL = { piece: "▁hel", bin: 56 };

@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { decodePng, encodePng, type RgbaImage } from "../rgba-image.ts";
+import { decodePng, encodePng, type RgbaImage } from "../../render/rgba-image.ts";
 import { compareImages, diffImage, type ImageTolerance } from "./image-diff.ts";
 
 export interface GoldenOptions {

@@ -1,4 +1,4 @@
-import type { RgbaImage } from "../rgba-image.ts";
+import type { RgbaImage } from "../../render/rgba-image.ts";
 
 /** How far two renderings of one frame may drift apart (a different CPU's anti-aliasing) and still match. */
 export interface ImageTolerance {

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
-import { SAMPLE_RATE } from "./speech-engine.ts";
+import { SAMPLE_RATE } from "../asr/speech-engine.ts";
 
 export interface SpokenSentence {
   text: string;

@@ -7,8 +7,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import protobuf from "protobufjs";
-import { writeInstallRecord } from "./model-files.ts";
-import type { InstalledModel } from "./model-manifest.ts";
+import { writeInstallRecord } from "../asr/sherpa/model-files.ts";
+import type { InstalledModel } from "../asr/sherpa/model-manifest.ts";
 
 // The subset of onnx.proto (field numbers as upstream) that a small float graph needs.
 const ONNX_PROTO = `

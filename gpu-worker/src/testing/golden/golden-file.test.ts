@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { access, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { decodePng, type RgbaImage } from "../rgba-image.ts";
+import { decodePng, type RgbaImage } from "../../render/rgba-image.ts";
 import { matchGolden } from "./golden-file.ts";
 import { compareImages, diffImage } from "./image-diff.ts";
 
