@@ -5,7 +5,7 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import pino from "pino";
 import { startEmbeddedPostgres } from "../control-plane/src/db/embedded-postgres.ts";
-import { ensureTestCa } from "../test/src/fixtures/test-ca.ts";
+import { ensureTestCa } from "../gpu-worker/src/testing/test-ca.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);

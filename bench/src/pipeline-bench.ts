@@ -18,7 +18,7 @@ import { Value } from "@sinclair/typebox/value";
 import pino from "pino";
 import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
 import type { Transcript } from "@caption/shared/api/transcript";
-import { startTestHttpsServer } from "@caption/test/fixtures/https-server";
+import { startTestHttpsServer } from "../../gpu-worker/src/testing/https-server.ts";
 import { REPO_ROOT } from "@caption/test/fixtures/repo-paths";
 import { detectHardwarePaths } from "../../gpu-worker/src/media/hardware-paths.ts";
 import { probeMedia } from "../../gpu-worker/src/media/ffprobe.ts";

@@ -1,4 +1,4 @@
-import { makeSpeechVideo } from "@caption/test/fixtures/speech-video";
+import { makeSpeechVideo } from "../../../gpu-worker/src/testing/speech-video.ts";
 
 export type Orientation = "portrait" | "landscape";
 

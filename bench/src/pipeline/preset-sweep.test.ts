@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { makeSpeechVideo } from "@caption/test/fixtures/speech-video";
+import { makeSpeechVideo } from "../../../gpu-worker/src/testing/speech-video.ts";
 import { X264_ENCODER } from "../../../gpu-worker/src/media/h264-encoder.ts";
 import { probeMedia } from "../../../gpu-worker/src/media/ffprobe.ts";
 import { SOFTWARE_DECODER } from "../../../gpu-worker/src/media/video-decoder.ts";

@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { JobFailure, type JobErrorCode } from "@caption/shared/errors/codes";
-import { startTestHttpsServer, type TestHttpsServer } from "../../../test/src/fixtures/https-server.ts";
-import { makeSpeechVideo } from "../../../test/src/fixtures/speech-video.ts";
-import { ensureTestCa } from "../../../test/src/fixtures/test-ca.ts";
+import { startTestHttpsServer, type TestHttpsServer } from "../testing/https-server.ts";
+import { makeSpeechVideo } from "../testing/speech-video.ts";
+import { ensureTestCa } from "../testing/test-ca.ts";
 import { downloadVideo, type DownloadOptions } from "./download.ts";
 
 let server: TestHttpsServer;

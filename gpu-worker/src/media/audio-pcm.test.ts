@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { JobFailure } from "@caption/shared/errors/codes";
-import { makeSpeechVideo } from "../../../test/src/fixtures/speech-video.ts";
+import { makeSpeechVideo } from "../testing/speech-video.ts";
 import { decodePcm16kMono, PCM_SAMPLE_RATE, toFloat32Chunks } from "./audio-pcm.ts";
 import { runFfmpeg } from "./ffmpeg.ts";
 

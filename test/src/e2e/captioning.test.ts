@@ -6,8 +6,8 @@ import type { Transcript } from "@caption/shared/api/transcript";
 import { probeMedia } from "../../../gpu-worker/src/media/ffprobe.ts";
 import { parseSrt } from "../../../gpu-worker/src/render/srt.ts";
 import { wordErrorRate } from "../../../gpu-worker/src/testing/word-error-rate.ts";
-import { startTestHttpsServer, type TestHttpsServer } from "../fixtures/https-server.ts";
-import { makeSpeechVideo } from "../fixtures/speech-video.ts";
+import { startTestHttpsServer, type TestHttpsServer } from "../../../gpu-worker/src/testing/https-server.ts";
+import { makeSpeechVideo } from "../../../gpu-worker/src/testing/speech-video.ts";
 import { frameAt, maxRowDifference } from "../support/frames.ts";
 import { startTestService, type TestService } from "../support/test-service.ts";
 

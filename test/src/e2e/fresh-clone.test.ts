@@ -10,8 +10,8 @@ import { after, before, test } from "node:test";
 import type { Job } from "@caption/shared/api/job";
 import { probeMedia } from "../../../gpu-worker/src/media/ffprobe.ts";
 import { REPO_ROOT } from "../fixtures/repo-paths.ts";
-import { startTestHttpsServer, type TestHttpsServer } from "../fixtures/https-server.ts";
-import { makeSpeechVideo } from "../fixtures/speech-video.ts";
+import { startTestHttpsServer, type TestHttpsServer } from "../../../gpu-worker/src/testing/https-server.ts";
+import { makeSpeechVideo } from "../../../gpu-worker/src/testing/speech-video.ts";
 import { apiRequest } from "../support/api-request.ts";
 import { copyRepositoryToPrivateHome, newcomerEnv, npm, npmStart, type StartedService } from "../support/fresh-clone.ts";
 

@@ -7,8 +7,8 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { descendantProcesses } from "../../../gpu-worker/src/testing/process-tree.ts";
 import { REPO_ROOT } from "../fixtures/repo-paths.ts";
-import { startTestHttpsServer, type TestHttpsServer } from "../fixtures/https-server.ts";
-import { makeSpeechVideo } from "../fixtures/speech-video.ts";
+import { startTestHttpsServer, type TestHttpsServer } from "../../../gpu-worker/src/testing/https-server.ts";
+import { makeSpeechVideo } from "../../../gpu-worker/src/testing/speech-video.ts";
 import { startTestService, type TestService } from "../support/test-service.ts";
 
 const TEXT = "This clip is long enough to cancel while it renders. It keeps talking for a while so the worker is busy.";
