@@ -7,8 +7,8 @@ import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
 import { parseEnv } from "@caption/shared/config/env";
 import { loadSpeechEngine } from "../asr/engine-registry.ts";
 import { detectHardwarePaths } from "../media/hardware-paths.ts";
-import { renderPresetPreview, type PreviewStage } from "../render/preset-preview.ts";
-import { ORIENTATIONS, type Orientation } from "../render/sample-frame.ts";
+import { renderPresetPreview, type PreviewStage } from "../tools/preset-preview.ts";
+import { ORIENTATIONS, type Orientation } from "../tools/sample-frame.ts";
 import { parseCommandLine } from "./command-line.ts";
 
 const USAGE = `usage: presets-preview --preset ID [--orientation portrait|landscape] [--out FILE]

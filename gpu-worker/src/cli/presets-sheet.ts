@@ -3,7 +3,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PRESET_IDS } from "@caption/shared/api/preset";
-import { renderPresetsSheet } from "../render/presets-sheet.ts";
+import { renderPresetsSheet } from "../tools/presets-sheet.ts";
 import { parseCommandLine } from "./command-line.ts";
 
 const USAGE = "usage: presets-sheet [--out FILE]   (default: docs/presets.png in the repository)";

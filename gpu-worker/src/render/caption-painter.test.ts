@@ -11,7 +11,7 @@ import { CaptionPainter, skiaFontMeasure } from "./caption-painter.ts";
 import type { Cue } from "./cue-builder.ts";
 import { scheduleFrames } from "./frame-schedule.ts";
 import { planCaptions } from "./render-video.ts";
-import { SAMPLE_WORDS } from "./sample-frame.ts";
+import { SAMPLE_WORDS } from "../tools/sample-frame.ts";
 import { buildStyledCues } from "./styled-cues.ts";
 import { YuvaPicture } from "./yuva-picture.ts";
 

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
 import { downscale } from "../../render/rgba-image.ts";
-import { ORIENTATIONS, paintSampleFrame, sampleStyle, type Orientation } from "../../render/sample-frame.ts";
+import { ORIENTATIONS, paintSampleFrame, sampleStyle, type Orientation } from "../../tools/sample-frame.ts";
 import { matchGolden } from "./golden-file.ts";
 import type { ImageTolerance } from "./image-diff.ts";
 

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
 import type { Style } from "@caption/shared/api/style";
 import { getPreset } from "@caption/shared/presets/catalog";
-import { BACKDROP, ORIENTATIONS, paintSampleFrame, sampleStyle, SAMPLE_TIME, SAMPLE_WORDS, type Orientation, type SampleFrame } from "../../render/sample-frame.ts";
+import { BACKDROP, ORIENTATIONS, paintSampleFrame, sampleStyle, SAMPLE_TIME, SAMPLE_WORDS, type Orientation, type SampleFrame } from "../../tools/sample-frame.ts";
 import type { CueLayout, PlacedWord } from "../../render/caption-layout.ts";
 
 type Rgb = readonly [number, number, number];

@@ -3,13 +3,13 @@ import type { Style } from "@caption/shared/api/style";
 import type { Word } from "@caption/shared/api/transcript";
 import { resolveStyle, type VideoSize } from "@caption/shared/style/resolve-style";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
-import { animationFor } from "./animations/animation-for.ts";
-import { planCaptions } from "./render-video.ts";
-import { CaptionPainter } from "./caption-painter.ts";
-import type { Band } from "./band-layout.ts";
-import type { CueLayout } from "./caption-layout.ts";
-import type { RgbaImage } from "./rgba-image.ts";
-import { buildStyledCues } from "./styled-cues.ts";
+import { animationFor } from "../render/animations/animation-for.ts";
+import { planCaptions } from "../render/render-video.ts";
+import { CaptionPainter } from "../render/caption-painter.ts";
+import type { Band } from "../render/band-layout.ts";
+import type { CueLayout } from "../render/caption-layout.ts";
+import type { RgbaImage } from "../render/rgba-image.ts";
+import { buildStyledCues } from "../render/styled-cues.ts";
 
 export const ORIENTATIONS = {
   portrait: { width: 1080, height: 1920 },

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { execa } from "execa";
 import { PRESET_IDS } from "@caption/shared/api/preset";
-import { decodePng, downscale, type RgbaImage } from "./rgba-image.ts";
+import { decodePng, downscale, type RgbaImage } from "../render/rgba-image.ts";
 import { renderPresetsSheet } from "./presets-sheet.ts";
 import { ORIENTATIONS, paintSampleFrame, sampleStyle } from "./sample-frame.ts";
 

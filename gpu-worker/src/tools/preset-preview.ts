@@ -12,8 +12,8 @@ import { decodePcm16kMono } from "../media/audio-pcm.ts";
 import { runFfmpeg } from "../media/ffmpeg.ts";
 import { probeMedia } from "../media/ffprobe.ts";
 import type { H264Encoder } from "../media/h264-encoder.ts";
-import { renderCaptionedVideo } from "./render-video.ts";
-import { buildStyledCues } from "./styled-cues.ts";
+import { renderCaptionedVideo } from "../render/render-video.ts";
+import { buildStyledCues } from "../render/styled-cues.ts";
 
 /**
  * About 6.5 s of flite speech: two sentences, so cues break and every animation gets several words; plain

@@ -1,7 +1,7 @@
 import { createCanvas, ImageData } from "@napi-rs/canvas";
 import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
-import { fontStack, registerBundledFonts } from "./fonts.ts";
-import { downscale } from "./rgba-image.ts";
+import { fontStack, registerBundledFonts } from "../render/fonts.ts";
+import { downscale } from "../render/rgba-image.ts";
 import { ORIENTATIONS, paintSampleFrame, sampleStyle, type Orientation } from "./sample-frame.ts";
 
 const THUMB_FACTOR = 4;
