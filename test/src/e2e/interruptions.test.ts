@@ -9,6 +9,7 @@ import { descendantProcesses } from "../../../gpu-worker/src/testing/process-tre
 import { REPO_ROOT } from "../fixtures/repo-paths.ts";
 import { startTestHttpsServer, type TestHttpsServer } from "../../../gpu-worker/src/testing/https-server.ts";
 import { makeSpeechVideo } from "../../../gpu-worker/src/testing/speech-video.ts";
+import { ENTRY_POINTS } from "../support/service-process.ts";
 import { startTestService, type TestService } from "../support/test-service.ts";
 
 const TEXT = "This clip is long enough to cancel while it renders. It keeps talking for a while so the worker is busy.";
@@ -91,7 +92,7 @@ describe("workers that stop mid-job", () => {
   });
 
   const startWorker = (env: Record<string, string> = {}) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, "gpu-worker/src/main.ts")], {
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, ENTRY_POINTS.worker)], {
       cwd: REPO_ROOT,
       // Its own process group, so the kill takes its ffmpeg and recognizer with it, as a crashed pod would.
       detached: true,

@@ -9,10 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { execa } from "execa";
-import { readInstallRecord } from "./model-files.ts";
-import type { ModelManifest, ModelSpec } from "./model-manifest.ts";
-import { loadSherpaEngine } from "./sherpa-engine.ts";
-import { melBinCentreHz, toneTrack, writeTinyCtcModel } from "../../testing/tiny-onnx-model.ts";
+import { readInstallRecord } from "../asr/sherpa/model-files.ts";
+import type { ModelManifest, ModelSpec } from "../asr/sherpa/model-manifest.ts";
+import { loadSherpaEngine } from "../asr/sherpa/sherpa-engine.ts";
+import { melBinCentreHz, toneTrack, writeTinyCtcModel } from "../testing/tiny-onnx-model.ts";
 
 const CLI = join(import.meta.dirname, "models-download.ts");
 const ROOT = "sherpa-onnx-tiny-tone-ctc";

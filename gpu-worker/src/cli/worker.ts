@@ -7,7 +7,7 @@ import { onShutdownSignals } from "@caption/shared/runtime/shutdown-signals";
 import { startMetricsServer } from "@caption/shared/telemetry/metrics-server";
 import { startTelemetry } from "@caption/shared/telemetry/telemetry";
 import { telemetryOptionsFromEnv } from "@caption/shared/telemetry/telemetry-env";
-import { startCaptionWorker } from "./runtime/caption-worker.ts";
+import { startCaptionWorker } from "../runtime/caption-worker.ts";
 
 const env = parseEnv();
 const logger = createLogger(env.LOG_LEVEL, "caption-worker");
