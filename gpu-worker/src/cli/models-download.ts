@@ -3,10 +3,10 @@
 // models from gpu-worker/models/manifest.json into the worker's model folder.
 // Progress and warnings go to stderr; exit status 0 when everything asked for is installed.
 import { join } from "node:path";
+import { parseCommandLine } from "@caption/shared/runtime/command-line";
 import { installSileroVad } from "../asr/silero-vad-install.ts";
 import { installModel } from "../asr/sherpa/model-install.ts";
 import { DEFAULT_MANIFEST_PATH, readManifest } from "../asr/sherpa/model-manifest.ts";
-import { parseCommandLine } from "./command-line.ts";
 
 const USAGE = `usage: models-download [--model NAME ...] [--all] [--dir DIR] [--manifest FILE] [--optional] [--trust-on-first-use]
   --model NAME   a model from the manifest (repeatable; default: the first, recommended one)

@@ -2,14 +2,14 @@
 // a ~8 s sample video of flite speech, transcribed by the worker's speech engine and captioned with the preset.
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import pino from "pino";
 import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
 import { parseEnv } from "@caption/shared/config/env";
+import { createCliLogger } from "@caption/shared/runtime/logger";
+import { parseCommandLine } from "@caption/shared/runtime/command-line";
 import { loadSpeechEngine } from "../asr/engine-registry.ts";
 import { detectHardwarePaths } from "../media/hardware-paths.ts";
 import { renderPresetPreview, type PreviewStage } from "../tools/preset-preview.ts";
 import { ORIENTATIONS, type Orientation } from "../tools/sample-frame.ts";
-import { parseCommandLine } from "./command-line.ts";
 
 const USAGE = `usage: presets-preview --preset ID [--orientation portrait|landscape] [--out FILE]
   --preset ID      one of: ${PRESET_IDS.join(", ")}
@@ -49,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
 
   // A command-line entry point: the environment is read here, once.
   const env = parseEnv();
-  const logger = pino({ level: env.LOG_LEVEL === "info" ? "warn" : env.LOG_LEVEL }, pino.destination(2));
+  const logger = createCliLogger(env.LOG_LEVEL === "info" ? "warn" : env.LOG_LEVEL);
   const controller = new AbortController();
   const stop = () => controller.abort(new Error("interrupted"));
   process.once("SIGINT", stop);

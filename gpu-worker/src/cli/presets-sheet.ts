@@ -3,8 +3,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PRESET_IDS } from "@caption/shared/api/preset";
+import { parseCommandLine } from "@caption/shared/runtime/command-line";
 import { renderPresetsSheet } from "../tools/presets-sheet.ts";
-import { parseCommandLine } from "./command-line.ts";
 
 const USAGE = "usage: presets-sheet [--out FILE]   (default: docs/presets.png in the repository)";
 const DEFAULT_OUT = path.resolve(import.meta.dirname, "..", "..", "..", "docs", "presets.png");

@@ -7,3 +7,11 @@ import pino, { type Logger } from "pino";
 export function createLogger(level: string, name: string): Logger {
   return pino({ level, name, base: { service: name }, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination({ sync: false }));
 }
+
+/**
+ * A command-line tool's log: JSON lines on stderr, so that stdout carries only the command's result,
+ * written synchronously so that nothing is lost when the tool exits.
+ */
+export function createCliLogger(level: string): Logger {
+  return pino({ level }, pino.destination(2));
+}
