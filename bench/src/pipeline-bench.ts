@@ -18,8 +18,10 @@ import { Value } from "@sinclair/typebox/value";
 import pino from "pino";
 import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
 import type { Transcript } from "@caption/shared/api/transcript";
+import { parseEnv } from "@caption/shared/config/env";
 import { startTestHttpsServer } from "../../gpu-worker/src/testing/https-server.ts";
 import { REPO_ROOT } from "@caption/test/fixtures/repo-paths";
+import { modelFolder } from "../../gpu-worker/src/asr/model-folder.ts";
 import { detectHardwarePaths } from "../../gpu-worker/src/media/hardware-paths.ts";
 import { probeMedia } from "../../gpu-worker/src/media/ffprobe.ts";
 import { asrCandidates, measureAsr } from "./pipeline/asr-measure.ts";
@@ -183,7 +185,7 @@ try {
 
   progress.start("speech recognition");
   const asrVideo = videoFor(asrOrientation, plan.asrSeconds);
-  for (const candidate of asrCandidates({ modelDir: process.env.ASR_MODEL_DIR ?? path.join(REPO_ROOT, ".data/models"), logger })) {
+  for (const candidate of asrCandidates({ modelDir: modelFolder(parseEnv()), logger })) {
     const run = await measureAsr(candidate, asrVideo.path, (f) => progress.advance(f), asrVideo.durationSeconds);
     if (run) measured.asr.push(run);
   }

@@ -83,11 +83,11 @@ function spec(name: string, overrides: Partial<ModelSpec> = {}): ModelSpec {
   };
 }
 
-async function download(models: ModelSpec[], args: string[]) {
+async function download(models: ModelSpec[], args: string[], env: Record<string, string> = {}) {
   const manifestPath = join(work, `manifest-${models[0]?.name ?? "none"}.json`);
   const manifest: ModelManifest = { models };
   await writeFile(manifestPath, JSON.stringify(manifest));
-  return execa(process.execPath, [CLI, "--manifest", manifestPath, ...args], { reject: false, env: { ASR_MODEL_DIR: "" } });
+  return execa(process.execPath, [CLI, "--manifest", manifestPath, ...args], { reject: false, env: { ASR_MODEL_DIR: "", ...env } });
 }
 
 test("a pinned archive is downloaded, verified, unpacked and installed; the model then transcribes", async () => {
@@ -225,6 +225,18 @@ test("--optional (as npm run setup runs it): a model that cannot be had is one l
   assert.equal(lines.length, 2, run.stderr);
   assert.match(lines[1] ?? "", /^speech model not installed: .*answered HTTP 404\. The worker runs the pocketsphinx fallback \(low accuracy on real speech\) until you run: npm run models:download$/);
   assert.deepEqual(await readdir(modelDir), []);
+});
+
+test("without --dir the model goes where the worker looks: ASR_MODEL_DIR, else DATA_DIR/models", async () => {
+  const dataDir = join(work, "data");
+  const byDataDir = await download([spec("tiny-data-dir")], [], { DATA_DIR: dataDir });
+  assert.equal(byDataDir.exitCode, 0, byDataDir.stderr);
+  assert.deepEqual(await readdir(join(dataDir, "models")), ["tiny-data-dir"]);
+  const modelDir = join(work, "models-env");
+  const byModelDir = await download([spec("tiny-model-dir")], [], { DATA_DIR: dataDir, ASR_MODEL_DIR: modelDir });
+  assert.equal(byModelDir.exitCode, 0, byModelDir.stderr);
+  assert.deepEqual(await readdir(modelDir), ["tiny-model-dir"]);
+  assert.deepEqual(await readdir(join(dataDir, "models")), ["tiny-data-dir"]);
 });
 
 test("an unknown model name is a usage error", async () => {

