@@ -1,11 +1,13 @@
 import type { Logger } from "pino";
+import type { Env } from "@caption/shared/config/env";
 import { createPocketsphinxEngine, type PocketsphinxEngineOptions } from "./pocketsphinx-engine.ts";
 import { ModelVerificationError } from "./sherpa/model-files.ts";
 import { verifySileroVad } from "./silero-vad-model.ts";
 import { loadSherpaEngine } from "./sherpa/sherpa-engine.ts";
 import type { ExecutionProvider, SpeechEngine } from "./speech-engine.ts";
 
-export type EngineChoice = "auto" | "sherpa-onnx" | "pocketsphinx";
+/** The values of `ASR_ENGINE`. */
+export type EngineChoice = Env["ASR_ENGINE"];
 
 export interface LoadSpeechEngineOptions {
   /** `ASR_ENGINE`. auto: sherpa-onnx when a verified model is installed, else pocketsphinx. */

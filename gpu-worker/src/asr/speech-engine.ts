@@ -1,7 +1,8 @@
 import type { Word } from "@caption/shared/api/transcript";
+import type { Env } from "@caption/shared/config/env";
 
-/** Where a speech engine runs inference. */
-export type ExecutionProvider = "cpu" | "cuda";
+/** Where a speech engine runs inference: the values of `ASR_PROVIDER`. */
+export type ExecutionProvider = Env["ASR_PROVIDER"];
 
 /** A stretch of speech found by voice activity detection. */
 export interface SpeechSegment {
