@@ -1,5 +1,5 @@
 import type { Db } from "@caption/shared/db/database";
-import { jobStatus } from "./job-store.ts";
+import { jobStatus } from "../db/job-repository.ts";
 
 const POLL_MS = 500;
 

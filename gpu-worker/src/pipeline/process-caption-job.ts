@@ -22,7 +22,7 @@ import { cuesToSrt } from "../render/srt.ts";
 import { RESULT_FILES, type ResultStore } from "../storage/result-store.ts";
 import { JOB_ATTRIBUTES, recordRender, recordTranscription, traceAttempt, type AttemptTracing } from "../telemetry/attempt-tracing.ts";
 import { watchForCancel } from "./cancel-watch.ts";
-import { advanceJob, completeJob, countAttempt, failJob, jobStatus, loadJob, recordInspection, requeueJob, reserveForJob } from "./job-store.ts";
+import { advanceJob, completeJob, countAttempt, failJob, jobStatus, loadJob, recordInspection, requeueJob, reserveForJob } from "../db/job-repository.ts";
 import { processingDeadline } from "./processing-deadline.ts";
 import { progressReporter } from "./progress-reporter.ts";
 import { checkRenderedOutput } from "./rendered-duration.ts";

@@ -1,5 +1,5 @@
 import type { Db } from "@caption/shared/db/database";
-import { advanceJob } from "./job-store.ts";
+import { advanceJob } from "../db/job-repository.ts";
 
 const MIN_INTERVAL_MS = 1000;
 
