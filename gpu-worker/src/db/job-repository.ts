@@ -1,14 +1,11 @@
 import { sql } from "kysely";
-import { isTerminal, type JobStatus } from "@caption/shared/api/job";
-import { reserveCredits, settleReservation, type ReserveOutcome } from "@caption/shared/db/credit-ledger";
-import type { Db, DbOrTrx } from "@caption/shared/db/database";
+import type { JobStatus } from "@caption/shared/api/job";
+import type { DbOrTrx } from "@caption/shared/db/database";
 import type { JobRow } from "@caption/shared/db/tables";
 import type { JobErrorCode } from "@caption/shared/errors/codes";
-import { captionMetrics, countTransition } from "@caption/shared/telemetry/caption-metrics";
 
-// The worker's view of a job row. Every transition checks the row under lock, so a cancel that
-// lands mid-stage wins: a canceled job is never moved on, reserved, charged or failed.
-// Metrics are recorded after a change commits, so they count what the database holds.
+// The worker's queries on job rows, as plain functions over a connection or a transaction: the
+// caller owns the transaction (pipeline/job-transitions.ts locks, decides and counts around them).
 
 const RUNNING: JobStatus[] = ["queued", "ingesting", "transcribing", "rendering"];
 const now = sql<Date>`now()`;
@@ -21,8 +18,13 @@ export async function jobStatus(db: DbOrTrx, jobId: string): Promise<JobStatus |
   return (await db.selectFrom("jobs").select("status").where("id", "=", jobId).executeTakeFirst())?.status;
 }
 
+/** The job's account and status, its row locked against other transitions until the transaction ends. */
+export async function lockJob(trx: DbOrTrx, jobId: string): Promise<{ account_id: string; status: JobStatus }> {
+  return trx.selectFrom("jobs").select(["account_id", "status"]).where("id", "=", jobId).forNoKeyUpdate().executeTakeFirstOrThrow();
+}
+
 /** Moves a running job to `status` with progress never going down. False when the job is no longer running. */
-export async function advanceJob(db: DbOrTrx, jobId: string, update: { status?: JobStatus; progress: number }): Promise<boolean> {
+export async function advanceRunningJob(db: DbOrTrx, jobId: string, update: { status?: JobStatus; progress: number }): Promise<boolean> {
   const result = await db
     .updateTable("jobs")
     .set((eb) => ({
@@ -34,9 +36,7 @@ export async function advanceJob(db: DbOrTrx, jobId: string, update: { status?: 
     .where("id", "=", jobId)
     .where("status", "in", RUNNING)
     .executeTakeFirst();
-  const moved = result.numUpdatedRows > 0n;
-  if (moved && update.status) countTransition(update.status);
-  return moved;
+  return result.numUpdatedRows > 0n;
 }
 
 export async function countAttempt(db: DbOrTrx, jobId: string): Promise<void> {
@@ -63,19 +63,8 @@ export async function recordInspection(
     .execute();
 }
 
-export type ReserveResult = ReserveOutcome | "not-running";
-
-/** Reserves the job's seconds; idempotent across retries of the same job. */
-export async function reserveForJob(db: Db, jobId: string, seconds: number): Promise<ReserveResult> {
-  const result = await db.transaction().execute(async (trx): Promise<ReserveResult> => {
-    const job = await trx.selectFrom("jobs").select(["account_id", "status"]).where("id", "=", jobId).forNoKeyUpdate().executeTakeFirstOrThrow();
-    if (isTerminal(job.status)) return "not-running";
-    const outcome = await reserveCredits(trx, job.account_id, jobId, seconds);
-    if (outcome === "reserved") await trx.updateTable("jobs").set({ reserved_seconds: seconds, updated_at: now }).where("id", "=", jobId).execute();
-    return outcome;
-  });
-  if (result === "reserved") captionMetrics().creditsReserved.add(seconds);
-  return result;
+export async function recordReservation(db: DbOrTrx, jobId: string, seconds: number): Promise<void> {
+  await db.updateTable("jobs").set({ reserved_seconds: seconds, updated_at: now }).where("id", "=", jobId).execute();
 }
 
 export interface CompletedFiles {
@@ -85,55 +74,59 @@ export interface CompletedFiles {
   expiresAt: Date;
 }
 
-/** Charges the reservation and marks the job completed, in one transaction. */
-export async function completeJob(db: Db, jobId: string, files: CompletedFiles): Promise<"completed" | "not-running"> {
-  const charged = await db.transaction().execute(async (trx) => {
-    const job = await trx.selectFrom("jobs").select("status").where("id", "=", jobId).forNoKeyUpdate().executeTakeFirstOrThrow();
-    if (isTerminal(job.status)) return undefined;
-    const charged = await settleReservation(trx, jobId, "charge");
-    await trx
-      .updateTable("jobs")
-      .set({
-        status: "completed",
-        progress: 100,
-        billed_seconds: charged,
-        reserved_seconds: 0,
-        video_key: files.videoKey,
-        srt_key: files.srtKey,
-        transcript_key: files.transcriptKey,
-        expires_at: files.expiresAt,
-        finished_at: now,
-        updated_at: now,
-      })
-      .where("id", "=", jobId)
-      .execute();
-    return charged;
-  });
-  if (charged === undefined) return "not-running";
-  countTransition("completed");
-  captionMetrics().creditsCharged.add(charged);
-  return "completed";
+export async function markCompleted(db: DbOrTrx, jobId: string, billedSeconds: number, files: CompletedFiles): Promise<void> {
+  await db
+    .updateTable("jobs")
+    .set({
+      status: "completed",
+      progress: 100,
+      billed_seconds: billedSeconds,
+      reserved_seconds: 0,
+      video_key: files.videoKey,
+      srt_key: files.srtKey,
+      transcript_key: files.transcriptKey,
+      expires_at: files.expiresAt,
+      finished_at: now,
+      updated_at: now,
+    })
+    .where("id", "=", jobId)
+    .execute();
 }
 
-/** Marks a running job failed and releases its reservation; no charge. */
-export async function failJob(db: Db, jobId: string, code: JobErrorCode, message: string): Promise<boolean> {
-  const failed = await db.transaction().execute(async (trx) => {
-    const job = await trx.selectFrom("jobs").select("status").where("id", "=", jobId).forNoKeyUpdate().executeTakeFirstOrThrow();
-    if (isTerminal(job.status)) return false;
-    await settleReservation(trx, jobId, "release");
-    await trx
-      .updateTable("jobs")
-      .set({ status: "failed", error_code: code, error_message: message, reserved_seconds: 0, finished_at: now, updated_at: now })
-      .where("id", "=", jobId)
-      .execute();
-    return true;
-  });
-  if (failed) countTransition("failed");
-  return failed;
+export async function markFailed(db: DbOrTrx, jobId: string, code: JobErrorCode, message: string): Promise<void> {
+  await db
+    .updateTable("jobs")
+    .set({ status: "failed", error_code: code, error_message: message, reserved_seconds: 0, finished_at: now, updated_at: now })
+    .where("id", "=", jobId)
+    .execute();
 }
 
-/** An interrupted attempt (shutdown, crash) goes back to the queue; its reservation stays for the retry. */
-export async function requeueJob(db: DbOrTrx, jobId: string): Promise<void> {
+/** Puts a running job back in the queue. False when the job is no longer running. */
+export async function requeueRunningJob(db: DbOrTrx, jobId: string): Promise<boolean> {
   const result = await db.updateTable("jobs").set({ status: "queued", updated_at: now }).where("id", "=", jobId).where("status", "in", RUNNING).executeTakeFirst();
-  if (result.numUpdatedRows > 0n) countTransition("queued");
+  return result.numUpdatedRows > 0n;
+}
+
+/** Up to `limit` jobs whose files are past `expires_at` and not yet deleted, locked; rows another transaction holds are skipped. */
+export async function claimExpiredJobs(trx: DbOrTrx, limit: number): Promise<string[]> {
+  const rows = await trx
+    .selectFrom("jobs")
+    .select("id")
+    .where("expires_at", "<=", now)
+    .where("files_deleted_at", "is", null)
+    .limit(limit)
+    .forNoKeyUpdate()
+    .skipLocked()
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Records that the jobs' files are deleted and forgets their keys; the jobs keep their state. */
+export async function forgetResultFiles(db: DbOrTrx, jobIds: readonly string[]): Promise<void> {
+  if (jobIds.length === 0) return;
+  await db
+    .updateTable("jobs")
+    .set({ files_deleted_at: now, video_key: null, srt_key: null, transcript_key: null })
+    .where("id", "in", jobIds)
+    .execute();
 }

@@ -1,5 +1,5 @@
 import type { Db } from "@caption/shared/db/database";
-import { advanceJob } from "../db/job-repository.ts";
+import { advanceJob } from "./job-transitions.ts";
 
 const MIN_INTERVAL_MS = 1000;
 

@@ -13,7 +13,7 @@ import { loadSpeechEngine } from "../asr/engine-registry.ts";
 import { modelFolder } from "../asr/model-folder.ts";
 import { detectHardwarePaths } from "../media/hardware-paths.ts";
 import { processCaptionJob } from "../pipeline/process-caption-job.ts";
-import { failJob } from "../db/job-repository.ts";
+import { failJob } from "../pipeline/job-transitions.ts";
 import { createResultStore } from "../storage/create-result-store.ts";
 import { expireResultFiles } from "./expire-files.ts";
 import { claimScratchSpace } from "./scratch-space.ts";

@@ -1,6 +1,6 @@
-import { sql } from "kysely";
 import type { Logger } from "pino";
 import type { Db } from "@caption/shared/db/database";
+import { claimExpiredJobs, forgetResultFiles } from "../db/job-repository.ts";
 import type { ResultStore } from "../storage/result-store.ts";
 
 /**
@@ -11,24 +11,10 @@ export async function expireResultFiles(db: Db, store: ResultStore, logger: Logg
   let total = 0;
   for (;;) {
     const expired = await db.transaction().execute(async (trx) => {
-      const rows = await trx
-        .selectFrom("jobs")
-        .select("id")
-        .where("expires_at", "<=", sql<Date>`now()`)
-        .where("files_deleted_at", "is", null)
-        .limit(batchSize)
-        .forNoKeyUpdate()
-        .skipLocked()
-        .execute();
-      for (const row of rows) await store.deleteJob(row.id);
-      if (rows.length > 0) {
-        await trx
-          .updateTable("jobs")
-          .set({ files_deleted_at: sql<Date>`now()`, video_key: null, srt_key: null, transcript_key: null })
-          .where("id", "in", rows.map((r) => r.id))
-          .execute();
-      }
-      return rows.length;
+      const jobIds = await claimExpiredJobs(trx, batchSize);
+      for (const jobId of jobIds) await store.deleteJob(jobId);
+      await forgetResultFiles(trx, jobIds);
+      return jobIds.length;
     });
     total += expired;
     if (expired < batchSize) break;

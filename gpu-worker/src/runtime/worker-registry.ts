@@ -1,7 +1,7 @@
-import { sql } from "kysely";
 import type { Logger } from "pino";
 import type { Db } from "@caption/shared/db/database";
 import type { SpeechEngine } from "../asr/speech-engine.ts";
+import { deleteWorker, touchWorker, upsertWorker } from "../db/worker-repository.ts";
 
 const HEARTBEAT_MS = 30_000;
 
@@ -10,20 +10,15 @@ const HEARTBEAT_MS = 30_000;
  * worker supports, and keeps `last_seen_at` fresh while the worker runs.
  */
 export async function registerWorker(db: Db, workerId: string, engine: SpeechEngine, logger: Logger): Promise<{ unregister(): Promise<void> }> {
-  const row = { engine: engine.name, model: engine.model, languages: [...engine.languages], detects_language: engine.detectsLanguage };
-  await db
-    .insertInto("workers")
-    .values({ id: workerId, ...row })
-    .onConflict((oc) => oc.column("id").doUpdateSet({ ...row, last_seen_at: sql<Date>`now()` }))
-    .execute();
+  await upsertWorker(db, workerId, { engine: engine.name, model: engine.model, languages: [...engine.languages], detects_language: engine.detectsLanguage });
   const timer = setInterval(() => {
-    db.updateTable("workers").set({ last_seen_at: sql<Date>`now()` }).where("id", "=", workerId).execute().catch((error: unknown) => logger.warn({ err: error }, "worker heartbeat failed"));
+    touchWorker(db, workerId).catch((error: unknown) => logger.warn({ err: error }, "worker heartbeat failed"));
   }, HEARTBEAT_MS);
   timer.unref();
   return {
     async unregister() {
       clearInterval(timer);
-      await db.deleteFrom("workers").where("id", "=", workerId).execute();
+      await deleteWorker(db, workerId);
     },
   };
 }
