@@ -8,7 +8,7 @@ import { UNSPOKEN_OPACITY } from "../../../gpu-worker/src/render/animations/acti
 import { POP_SECONDS as POP_IN_SECONDS, START_SCALE as POP_IN_START_SCALE } from "../../../gpu-worker/src/render/animations/pop-in.ts";
 import { GROW_SECONDS, GROWTH } from "../../../gpu-worker/src/render/animations/scale-active.ts";
 import { SLIDE_SECONDS } from "../../../gpu-worker/src/render/animations/slide-lines.ts";
-import { displayText } from "../../../gpu-worker/src/render/caption-layout.ts";
+import { displayText } from "../../../gpu-worker/src/render/caption-geometry.ts";
 import type { Cue } from "../../../gpu-worker/src/render/cue-builder.ts";
 
 /**

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
 import type { Style } from "@caption/shared/api/style";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
-import { skiaFontMeasure } from "../../../gpu-worker/src/render/caption-painter.ts";
+import { skiaFontMeasure } from "../../../gpu-worker/src/render/font-measure.ts";
 import { buildCues, type Cue } from "../../../gpu-worker/src/render/cue-builder.ts";
 import { assSubtitles } from "./ass-subtitles.ts";
 import { assFontSize, WIN_METRICS_EM } from "./ass-fonts.ts";

@@ -1,6 +1,7 @@
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import type { LineLook } from "./animations/caption-animation.ts";
-import type { CaptionGeometry, CueLayout, Rect } from "./caption-layout.ts";
+import type { CaptionGeometry, Rect } from "./caption-geometry.ts";
+import type { CueLayout } from "./caption-layout.ts";
 
 /** A rounded rectangle of a caption's background, drawn at `opacity` times the style's background opacity. */
 export interface BackgroundShape {

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { bandFor } from "./band-layout.ts";
-import type { Edges } from "./caption-layout.ts";
+import type { Edges } from "./caption-geometry.ts";
 
 const portrait = { width: 1080, height: 1920 };
 const wide = (top: number, bottom: number): Edges => ({ top, bottom, left: 100, right: 980 });

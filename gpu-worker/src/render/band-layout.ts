@@ -1,4 +1,4 @@
-import { EDGE_SPILL, type Edges } from "./caption-layout.ts";
+import { EDGE_SPILL, type Edges } from "./caption-geometry.ts";
 
 /** A rectangle of whole pixels (inside the band: relative to its top left corner). */
 export interface PixelArea {

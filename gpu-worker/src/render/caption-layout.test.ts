@@ -3,7 +3,9 @@ import assert from "node:assert/strict";
 import type { Style } from "@caption/shared/api/style";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
 import type { Cue } from "./cue-builder.ts";
-import { captionGeometry, layoutCue, lineMeasure, type FontMeasure } from "./caption-layout.ts";
+import { captionGeometry, lineMeasure } from "./caption-geometry.ts";
+import { layoutCue } from "./caption-layout.ts";
+import type { FontMeasure } from "./font-measure.ts";
 
 /** Every character half an em wide; line box 1 em above and 0.25 em below the baseline. */
 const halfEm: FontMeasure = { width: (text, px) => text.length * px * 0.5, ascent: 1, descent: 0.25 };

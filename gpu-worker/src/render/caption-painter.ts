@@ -1,67 +1,17 @@
-import { createCanvas, type Canvas, type SKRSContext2D } from "@napi-rs/canvas";
+import type { Canvas, SKRSContext2D } from "@napi-rs/canvas";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import type { CaptionAnimation, CaptionFrame, LineLook, WordLook } from "./animations/caption-animation.ts";
 import { backgroundShapes, type BackgroundShape } from "./background-shapes.ts";
 import type { Band, PixelArea } from "./band-layout.ts";
-import { captionGeometry, type CaptionGeometry, type CueLayout, type FontMeasure, type PlacedWord } from "./caption-layout.ts";
+import { captionGeometry, type CaptionGeometry } from "./caption-geometry.ts";
+import type { CueLayout, PlacedWord } from "./caption-layout.ts";
 import { fontStack, registerBundledFonts } from "./fonts.ts";
 import { drawn, overlaps, repaintArea, shadowReach, wordBounds, type CaptionState } from "./repaint-area.ts";
+import { beginRegion, grown, ScratchCanvases, widened } from "./scratch-canvases.ts";
 import type { PixelPatch } from "./yuva-picture.ts";
 
-const MIN_LINE_EM = 1.15;
 // Pixels drawn around a repainted area (see update).
 const CLIP_MARGIN = 4;
-const SCRATCH_STEP = { width: 32, height: 16 };
-const SCRATCH_KEPT = 8;
-// A kept canvas serves a smaller part while it has at most this many times the pixels needed.
-const SCRATCH_SLACK = 1.5;
-
-/**
- * Text measurement with the face the painter draws (Skia). Where a family lacks the bold or italic face,
- * Skia synthesizes it (emboldened outlines, sheared glyphs) with the regular face's advances.
- */
-export function skiaFontMeasure(style: ResolvedStyle): FontMeasure {
-  registerBundledFonts();
-  const ctx = createCanvas(1, 1).getContext("2d");
-  let currentPx = Number.NaN;
-  const setPx = (px: number) => {
-    if (px === currentPx) return;
-    ctx.font = fontStack(style.font_family, style.font_weight, style.font_style, px);
-    currentPx = px;
-  };
-  const referencePx = 100;
-  setPx(referencePx);
-  // Some fonts declare odd line metrics (Coiny: a negative descent); the ink of tall and descending letters
-  // is a floor, and lines get at least MIN_LINE_EM so outlines of neighbouring lines do not run together.
-  const declared = ctx.measureText("Hg");
-  const ink = ctx.measureText("Hbdfghjklpqy");
-  let ascent = Math.max(declared.fontBoundingBoxAscent, ink.actualBoundingBoxAscent) / referencePx;
-  let descent = Math.max(declared.fontBoundingBoxDescent, ink.actualBoundingBoxDescent) / referencePx;
-  const shortfall = MIN_LINE_EM - (ascent + descent);
-  if (shortfall > 0) {
-    ascent += shortfall / 2;
-    descent += shortfall / 2;
-  }
-  return {
-    width(text, px) {
-      setPx(px);
-      return ctx.measureText(text).width;
-    },
-    inkBox(text, px) {
-      setPx(px);
-      const metrics = ctx.measureText(text);
-      return {
-        left: metrics.actualBoundingBoxLeft,
-        right: metrics.actualBoundingBoxRight,
-        ascent: metrics.actualBoundingBoxAscent,
-        descent: metrics.actualBoundingBoxDescent,
-      };
-    },
-    ascent,
-    descent,
-  };
-}
-
 
 /**
  * Draws captions for a band of the frame. Layers bottom-up: background, animation boxes, then text (outlines of
@@ -266,50 +216,5 @@ export class CaptionPainter {
       }
     }
     ctx.restore();
-  }
-}
-
-/** `area` grown by `margin` on every side, inside the band. */
-function widened(area: PixelArea, margin: number, band: Band): PixelArea {
-  const x = Math.max(0, area.x - margin);
-  const y = Math.max(0, area.y - margin);
-  return { x, y, width: Math.min(band.width, area.x + area.width + margin) - x, height: Math.min(band.height, area.y + area.height + margin) - y };
-}
-
-/** `area` grown by `dx` left and right and `dy` above and below, reaching past the band if need be. */
-function grown(area: PixelArea, dx: number, dy: number): PixelArea {
-  return { x: area.x - dx, y: area.y - dy, width: area.width + 2 * dx, height: area.height + 2 * dy };
-}
-
-/**
- * Saves the context, clears the canvas, limits drawing to its top left `region.width` x `region.height`
- * pixels and maps frame coordinates so that they show `region` of the band; the caller restores the context.
- */
-function beginRegion(ctx: SKRSContext2D, band: Band, region: PixelArea): void {
-  ctx.save();
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
-  ctx.beginPath();
-  ctx.rect(0, 0, region.width, region.height);
-  ctx.clip();
-  ctx.setTransform(1, 0, 0, 1, -(band.x + region.x), -(band.y + region.y));
-}
-
-/**
- * Canvases kept for reuse by purpose, so that painting does not create one per frame: the smallest kept one
- * that fits and is not much larger than needed, else a new one with its size rounded up. A few per purpose,
- * the least recently used dropped.
- */
-class ScratchCanvases {
-  readonly #byPurpose = new Map<string, Canvas[]>();
-
-  get(purpose: "picture" | "text" | "group", width: number, height: number): Canvas {
-    const kept = this.#byPurpose.get(purpose) ?? [];
-    const fitting = kept
-      .filter((c) => c.width >= width && c.height >= height && c.width * c.height <= SCRATCH_SLACK * width * height)
-      .sort((a, b) => a.width * a.height - b.width * b.height)[0];
-    const canvas = fitting ?? createCanvas(Math.ceil(width / SCRATCH_STEP.width) * SCRATCH_STEP.width, Math.ceil(height / SCRATCH_STEP.height) * SCRATCH_STEP.height);
-    this.#byPurpose.set(purpose, [canvas, ...kept.filter((c) => c !== canvas)].slice(0, SCRATCH_KEPT));
-    return canvas;
   }
 }

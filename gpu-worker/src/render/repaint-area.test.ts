@@ -3,7 +3,9 @@ import assert from "node:assert/strict";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
 import { plainLook, type CaptionFrame } from "./animations/caption-animation.ts";
 import { bandFor, type Band, type PixelArea } from "./band-layout.ts";
-import { captionGeometry, layoutCue, type CueLayout, type FontMeasure } from "./caption-layout.ts";
+import { captionGeometry } from "./caption-geometry.ts";
+import { layoutCue, type CueLayout } from "./caption-layout.ts";
+import type { FontMeasure } from "./font-measure.ts";
 import { repaintArea, wordBounds, type CaptionState } from "./repaint-area.ts";
 
 /** Every character half an em wide; line box 1 em above and 0.25 em below the baseline. */

@@ -2,7 +2,8 @@ import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import type { CaptionFrame, WordLook } from "./animations/caption-animation.ts";
 import { backgroundShapes } from "./background-shapes.ts";
 import type { Band, PixelArea } from "./band-layout.ts";
-import { EDGE_SPILL, type CaptionGeometry, type CueLayout, type Edges, type PlacedWord, type Rect } from "./caption-layout.ts";
+import { EDGE_SPILL, type CaptionGeometry, type Edges, type Rect } from "./caption-geometry.ts";
+import type { CueLayout, PlacedWord } from "./caption-layout.ts";
 
 /** A cue's caption as it looks at one instant. */
 export interface CaptionState {

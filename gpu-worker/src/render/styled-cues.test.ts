@@ -3,8 +3,9 @@ import assert from "node:assert/strict";
 import type { Style } from "@caption/shared/api/style";
 import type { Word } from "@caption/shared/api/transcript";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
-import { captionGeometry, layoutCue } from "./caption-layout.ts";
-import { skiaFontMeasure } from "./caption-painter.ts";
+import { captionGeometry } from "./caption-geometry.ts";
+import { layoutCue } from "./caption-layout.ts";
+import { skiaFontMeasure } from "./font-measure.ts";
 import { buildStyledCues } from "./styled-cues.ts";
 
 const text = "Every caption line is measured in the font it will be drawn with so that nothing spills over the edge of the frame";

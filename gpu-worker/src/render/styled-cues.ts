@@ -1,7 +1,7 @@
 import type { Word } from "@caption/shared/api/transcript";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
-import { lineMeasure } from "./caption-layout.ts";
-import { skiaFontMeasure } from "./caption-painter.ts";
+import { lineMeasure } from "./caption-geometry.ts";
+import { skiaFontMeasure } from "./font-measure.ts";
 import { buildCues, type Cue } from "./cue-builder.ts";
 
 /** Cues for a transcript as the style will draw them: lines wrapped by the width of the text in its font. */

@@ -1,4 +1,4 @@
-import type { Rect } from "../caption-layout.ts";
+import type { Rect } from "../caption-geometry.ts";
 import type { CueLayout } from "../caption-layout.ts";
 import { activeWordIndex, easeOutCubic, plainLook, progress, wordStartMotionTimes, type CaptionAnimation } from "./caption-animation.ts";
 

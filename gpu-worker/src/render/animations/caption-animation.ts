@@ -1,5 +1,6 @@
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
-import type { CueLayout, Rect } from "../caption-layout.ts";
+import type { Rect } from "../caption-geometry.ts";
+import type { CueLayout } from "../caption-layout.ts";
 import type { FaceWeight } from "../fonts.ts";
 
 /** How one word looks at an instant; the painter draws words from these, in layout order. */
