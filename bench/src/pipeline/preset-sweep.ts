@@ -8,7 +8,7 @@ import type { VideoDecoder } from "../../../gpu-worker/src/media/video-decoder.t
 import type { MediaInfo } from "../../../gpu-worker/src/media/media-info.ts";
 import { renderCaptionedVideo } from "../../../gpu-worker/src/render/render-video.ts";
 import { buildStyledCues } from "../../../gpu-worker/src/render/styled-cues.ts";
-import { ASS_LEAVES_OUT } from "../libass/ass-animations.ts";
+import { ASS_LEAVES_OUT } from "../../../gpu-worker/src/subtitles/ass/ass-animations.ts";
 import type { Clip, CostMeasurement, PresetSweep, RenderRun } from "./bench-result.ts";
 import { timed } from "./cpu-clock.ts";
 import { measureFloor } from "./floor-encode.ts";

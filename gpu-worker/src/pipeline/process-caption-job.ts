@@ -18,7 +18,7 @@ import type { VideoDecoder } from "../media/video-decoder.ts";
 import { assertSupportedVideo } from "../media/video-limits.ts";
 import { buildStyledCues } from "../render/styled-cues.ts";
 import { renderCaptionedVideo } from "../render/render-video.ts";
-import { cuesToSrt } from "../render/srt.ts";
+import { cuesToSrt } from "../subtitles/srt.ts";
 import { RESULT_FILES, type ResultStore } from "../storage/result-store.ts";
 import { JOB_ATTRIBUTES, recordRender, recordTranscription, traceAttempt, type AttemptTracing } from "../telemetry/attempt-tracing.ts";
 import { watchForCancel } from "./cancel-watch.ts";

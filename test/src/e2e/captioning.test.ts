@@ -4,7 +4,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Transcript } from "@caption/shared/api/transcript";
 import { probeMedia } from "../../../gpu-worker/src/media/ffprobe.ts";
-import { parseSrt } from "../../../gpu-worker/src/render/srt.ts";
+import { parseSrt } from "../../../gpu-worker/src/subtitles/srt.ts";
 import { wordErrorRate } from "../../../gpu-worker/src/testing/word-error-rate.ts";
 import { startTestHttpsServer, type TestHttpsServer } from "../../../gpu-worker/src/testing/https-server.ts";
 import { makeSpeechVideo } from "../../../gpu-worker/src/testing/speech-video.ts";

@@ -1,4 +1,4 @@
-import { lineText, type Cue } from "./cue-builder.ts";
+import { lineText, type Cue } from "../render/cue-builder.ts";
 
 /** SRT text for the cues: numbered from 1, original words (text case never applies), CRLF-free UTF-8 text. */
 export function cuesToSrt(cues: readonly Cue[]): string {

@@ -1,4 +1,4 @@
-import { streamFfmpegOutput } from "../../../../gpu-worker/src/media/ffmpeg.ts";
+import { streamFfmpegOutput } from "../media/ffmpeg.ts";
 
 export interface GrayFrame {
   width: number;

@@ -1,7 +1,7 @@
 import { mkdir, symlink } from "node:fs/promises";
 import path from "node:path";
 import { FONT_FAMILIES, type FontFamily } from "@caption/shared/api/style";
-import { captionFaceFiles, type FaceFile } from "../../../gpu-worker/src/render/fonts.ts";
+import { captionFaceFiles, type FaceFile } from "../../render/fonts.ts";
 
 /**
  * The line box libass gives a face: it sizes it so OS/2 usWinAscent + usWinDescent span `Fontsize` pixels

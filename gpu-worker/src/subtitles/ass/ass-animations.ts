@@ -1,15 +1,15 @@
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
-import { activeWordIndex, cueTimes, EASE_OUT_BACK_PEAK, EASE_OUT_BACK_PEAK_AT } from "../../../gpu-worker/src/render/animations/caption-animation.ts";
-import { POP_SECONDS as CENTER_POP_SECONDS, START_SCALE as CENTER_POP_START_SCALE } from "../../../gpu-worker/src/render/animations/center-pop.ts";
-import { FLOAT_SECONDS } from "../../../gpu-worker/src/render/animations/float-in.ts";
-import { FADE_SECONDS as GLOW_FADE_SECONDS } from "../../../gpu-worker/src/render/animations/glow-fade-in.ts";
-import { INACTIVE_OUTLINE_SCALE } from "../../../gpu-worker/src/render/animations/active-word-outline.ts";
-import { UNSPOKEN_OPACITY } from "../../../gpu-worker/src/render/animations/active-word-opacity.ts";
-import { POP_SECONDS as POP_IN_SECONDS, START_SCALE as POP_IN_START_SCALE } from "../../../gpu-worker/src/render/animations/pop-in.ts";
-import { GROW_SECONDS, GROWTH } from "../../../gpu-worker/src/render/animations/scale-active.ts";
-import { SLIDE_SECONDS } from "../../../gpu-worker/src/render/animations/slide-lines.ts";
-import { displayText } from "../../../gpu-worker/src/render/caption-geometry.ts";
-import type { Cue } from "../../../gpu-worker/src/render/cue-builder.ts";
+import { activeWordIndex, cueTimes, EASE_OUT_BACK_PEAK, EASE_OUT_BACK_PEAK_AT } from "../../render/animations/caption-animation.ts";
+import { POP_SECONDS as CENTER_POP_SECONDS, START_SCALE as CENTER_POP_START_SCALE } from "../../render/animations/center-pop.ts";
+import { FLOAT_SECONDS } from "../../render/animations/float-in.ts";
+import { FADE_SECONDS as GLOW_FADE_SECONDS } from "../../render/animations/glow-fade-in.ts";
+import { INACTIVE_OUTLINE_SCALE } from "../../render/animations/active-word-outline.ts";
+import { UNSPOKEN_OPACITY } from "../../render/animations/active-word-opacity.ts";
+import { POP_SECONDS as POP_IN_SECONDS, START_SCALE as POP_IN_START_SCALE } from "../../render/animations/pop-in.ts";
+import { GROW_SECONDS, GROWTH } from "../../render/animations/scale-active.ts";
+import { SLIDE_SECONDS } from "../../render/animations/slide-lines.ts";
+import { displayText } from "../../render/caption-geometry.ts";
+import type { Cue } from "../../render/cue-builder.ts";
 
 /**
  * Our animations (gpu-worker/src/render/animations/) as a DIY ASS script would do them: one event per

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Cue } from "./cue-builder.ts";
+import type { Cue } from "../render/cue-builder.ts";
 import { cuesToSrt, formatSrtTime, parseSrt } from "./srt.ts";
 
 const cue = (start: number, end: number, ...lines: string[]): Cue => ({

@@ -1,9 +1,9 @@
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import { blockShift } from "@caption/shared/style/geometry";
-import { PAD_X_EM as WORD_BOX_PAD_X_EM } from "../../../gpu-worker/src/render/animations/active-word-box.ts";
-import { captionGeometry, type CaptionGeometry } from "../../../gpu-worker/src/render/caption-geometry.ts";
-import { skiaFontMeasure, type FontMeasure } from "../../../gpu-worker/src/render/font-measure.ts";
-import type { Cue } from "../../../gpu-worker/src/render/cue-builder.ts";
+import { PAD_X_EM as WORD_BOX_PAD_X_EM } from "../../render/animations/active-word-box.ts";
+import { captionGeometry, type CaptionGeometry } from "../../render/caption-geometry.ts";
+import { skiaFontMeasure, type FontMeasure } from "../../render/font-measure.ts";
+import type { Cue } from "../../render/cue-builder.ts";
 import { assStates } from "./ass-animations.ts";
 import { assEventText, type AssLayer, type LayerText } from "./ass-event-text.ts";
 import { assFontSize, THIN_FACE_NAMES, WIN_METRICS_EM } from "./ass-fonts.ts";
