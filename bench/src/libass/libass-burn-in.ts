@@ -1,5 +1,6 @@
 import { runFfmpeg, type FfmpegProgress } from "../../../gpu-worker/src/media/ffmpeg.ts";
 import { mp4OutputArgs } from "../../../gpu-worker/src/render/render-video.ts";
+import { assFilter } from "../../../gpu-worker/src/subtitles/ass/ass-filter.ts";
 
 export interface LibassBurnInOptions {
   inputPath: string;
@@ -39,14 +40,4 @@ export async function burnInWithLibass(options: LibassBurnInOptions): Promise<vo
       ...mp4OutputArgs(options.outputPath),
     ],
   });
-}
-
-/**
- * The `ass` filter for a script and fonts folder, escaped for both levels ffmpeg parses: the option value
- * (`:` separates options) and the filtergraph (`,;[]` separate filters), each with `\` and `'` as escapes.
- */
-export function assFilter(assPath: string, fontsDir: string): string {
-  const option = (value: string) => value.replace(/[\\':]/gu, "\\$&");
-  const description = `ass=filename=${option(assPath)}:fontsdir=${option(fontsDir)}`;
-  return description.replace(/[\\'[\],;]/gu, "\\$&");
 }

@@ -38,7 +38,7 @@ export function summaryMarkdown(result: BenchResult, chartFile: string): string 
       ]),
     ),
     "",
-    "Floor: plain ffmpeg decode + re-encode of the same input, same encoder settings, no captions. libass: ffmpeg's subtitles filter burning in the same cues as an ASS script (bench/src/libass), same encoder settings.",
+    "Floor: plain ffmpeg decode + re-encode of the same input, same encoder settings, no captions. libass: ffmpeg's subtitles filter burning in the same cues as an ASS script (gpu-worker/src/subtitles/ass), same encoder settings.",
     "",
     "## Render + encode per preset (CPU time, ratio to the floor)",
     "",

@@ -5,7 +5,7 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import { FONT_FAMILIES, type FontFamily } from "@caption/shared/api/style";
 import { assFontSize, linkBundledFonts, THIN_FACE_NAMES, WIN_METRICS_EM, type BundledFontFile } from "./ass-fonts.ts";
-import { assFilter } from "../../../../bench/src/libass/libass-burn-in.ts";
+import { assFilter } from "./ass-filter.ts";
 import { brightPixels, brightRows, grayFrame } from "../../testing/gray-frame.ts";
 
 let dir = "";
