@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { closeSync, existsSync, openSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { EmbeddedApiReady } from "./embedded-api.ts";
+import type { EmbeddedApiReady } from "./api/api-process.ts";
 
 export interface EmbeddedApi extends EmbeddedApiReady {
   /** The service's own log (JSON lines), kept out of the load generator's process. */
@@ -18,7 +18,7 @@ export interface EmbeddedApi extends EmbeddedApiReady {
 export async function startEmbeddedApi(options: { dataDir: string; logLevel: string; nodeArgs?: string[] }): Promise<EmbeddedApi> {
   const logFile = path.join(options.dataDir, "api.log");
   const log = openSync(logFile, "a");
-  const child = fork(path.join(import.meta.dirname, "embedded-api.ts"), [], {
+  const child = fork(path.join(import.meta.dirname, "api", "api-process.ts"), [], {
     env: { ...process.env, DATA_DIR: options.dataDir, LOG_LEVEL: options.logLevel, DATABASE_URL: "" },
     execArgv: [...process.execArgv, ...(options.nodeArgs ?? [])],
     stdio: ["ignore", log, log, "ipc"],

@@ -12,7 +12,7 @@ import { ASS_LEAVES_OUT } from "../../../gpu-worker/src/subtitles/ass/ass-animat
 import type { Clip, CostMeasurement, PresetSweep, RenderRun } from "./bench-result.ts";
 import { timed } from "./cpu-clock.ts";
 import { measureFloor } from "./floor-encode.ts";
-import { measureLibass } from "./libass-measure.ts";
+import { measureLibass } from "../libass/libass-measure.ts";
 
 export interface PresetSweepOptions {
   clip: Clip;

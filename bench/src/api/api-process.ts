@@ -1,8 +1,8 @@
 // Child process of the API benchmark: the control plane alone (no worker) over an embedded
 // PostgreSQL in a given DATA_DIR. Reports { url, databaseUrl } over IPC; stops on SIGTERM.
 import { parseEnv } from "@caption/shared/config/env";
-import { startApiServer } from "../../control-plane/src/api-server.ts";
-import { startEmbeddedPostgres } from "../../control-plane/src/db/embedded-postgres.ts";
+import { startApiServer } from "../../../control-plane/src/api-server.ts";
+import { startEmbeddedPostgres } from "../../../control-plane/src/db/embedded-postgres.ts";
 import { createLogger } from "@caption/shared/runtime/logger";
 
 export interface EmbeddedApiReady { url: string; databaseUrl: string }

@@ -1,5 +1,5 @@
 // Where a V8 CPU profile (.cpuprofile, from --cpu-prof) spends its time: by package and by function.
-// Usage: sh scripts/node24 bench/src/profile-summary.ts <file.cpuprofile> [top N]
+// Usage: sh scripts/node24 bench/src/api/profile-summary.ts <file.cpuprofile> [top N]
 import { readFile } from "node:fs/promises";
 
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }

@@ -8,9 +8,9 @@ import type { Cue } from "../../../gpu-worker/src/render/cue-builder.ts";
 import { audioOutputArgs } from "../../../gpu-worker/src/render/render-video.ts";
 import { assSubtitles } from "../../../gpu-worker/src/subtitles/ass/ass-subtitles.ts";
 import { linkBundledFonts } from "../../../gpu-worker/src/subtitles/ass/ass-fonts.ts";
-import { burnInWithLibass } from "../libass/libass-burn-in.ts";
-import type { CostMeasurement } from "./bench-result.ts";
-import { timed } from "./cpu-clock.ts";
+import { burnInWithLibass } from "./libass-burn-in.ts";
+import type { CostMeasurement } from "../pipeline/bench-result.ts";
+import { timed } from "../pipeline/cpu-clock.ts";
 
 /** What users build instead: the same cues and look as an ASS script, burned in by ffmpeg's libass filter. */
 export async function measureLibass(options: {

@@ -16,11 +16,11 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type autocannon from "autocannon";
 import { createDatabase } from "@caption/shared/db/database";
-import { createKey } from "../../control-plane/src/services/account-admin.ts";
-import { runLoad, type Measurement, type Scenario } from "./run-load.ts";
-import { startEmbeddedApi, type EmbeddedApi } from "./start-embedded-api.ts";
-import { judge } from "./targets.ts";
-import { startWaitSampler, type WaitSample } from "./wait-sampler.ts";
+import { createKey } from "../../../control-plane/src/services/account-admin.ts";
+import { runLoad, type Measurement, type Scenario } from "../api/run-load.ts";
+import { startEmbeddedApi, type EmbeddedApi } from "../start-embedded-api.ts";
+import { judge } from "../api/api-targets.ts";
+import { startWaitSampler, type WaitSample } from "../api/wait-sampler.ts";
 
 const { values } = parseArgs({
   options: {
@@ -49,7 +49,7 @@ const warmupSeconds = positive("warmup", values.warmup);
 const connections = positive("connections", values.connections);
 const seededJobs = Math.max(1, positive("jobs", values.jobs));
 const accounts = Math.max(1, positive("accounts", values.accounts));
-const resultsDir = path.resolve(import.meta.dirname, "../results");
+const resultsDir = path.resolve(import.meta.dirname, "../../results");
 const stamp = new Date().toISOString().replace(/[:.]/g, "-");
 const BASELINE = "GET /healthz (baseline)";
 const VIDEO = "https://videos.example.com/bench.mp4";
@@ -192,5 +192,5 @@ try {
 } finally {
   await embedded?.stop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
-  if (values.profile && embedded) console.log(`CPU profile of the API: ${path.relative(process.cwd(), path.join(resultsDir, `api-${stamp}-profile`))} (summary: sh scripts/node24 bench/src/profile-summary.ts <file>)`);
+  if (values.profile && embedded) console.log(`CPU profile of the API: ${path.relative(process.cwd(), path.join(resultsDir, `api-${stamp}-profile`))} (summary: sh scripts/node24 bench/src/api/profile-summary.ts <file>)`);
 }
