@@ -1,132 +1,160 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { createWriteStream } from "node:fs";
+import { closeSync, existsSync, openSync } from "node:fs";
+import { chmod, mkdtemp, open, readFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
-import type { Job } from "@caption/shared/api/job";
-import type { StageName } from "@caption/shared/telemetry/caption-metrics";
+import { createCliLogger } from "@caption/shared/runtime/logger";
 import { REPO_ROOT } from "@caption/test/fixtures/repo-paths";
-import { apiRequest } from "@caption/test/support/api-request";
-const READY_TIMEOUT_MS = 120_000;
+import { startEmbeddedPostgres } from "../../control-plane/src/db/embedded-postgres.ts";
 
-export interface CompletedJobLog {
-  /** From the worker's "job completed" line: what each stage took, in milliseconds. */
-  stageMs: Partial<Record<StageName, number>>;
-  framesDrawn: number;
-}
+const READY_TIMEOUT_MS = 120_000;
+const LOG_POLL_MS = 100;
+const STOP_TIMEOUT_MS = 60_000;
+const POSTGRES_STOP_TIMEOUT_MS = 30_000;
+
+export type LogEntry = Record<string, unknown> & { msg?: string };
 
 export interface ServiceProcess {
+  /** Where the API listens. */
   url: string;
-  /** The speech engine the worker loaded ("speech engine ready"). */
-  engine: string;
+  /** Its embedded PostgreSQL, joined as the admin CLI joins it. */
+  databaseUrl: string;
   pid: number;
+  /** Its JSON log, stdout and stderr together. */
   logFile: string;
-  /** The admin CLI, as an operator would run it against this service's DATA_DIR. */
-  createKey(credits: number): Promise<string>;
-  submit(key: string, body: unknown): Promise<string>;
-  /** Polls until the job is terminal (every 250 ms, as a brisk client would). */
-  waitForJob(key: string, id: string, onProgress?: (percent: number) => void): Promise<Job>;
-  /** The worker's completion log line of a job, once written. */
-  completionOf(jobId: string): Promise<CompletedJobLog>;
+  /** The first log line, past or future, that `match` accepts. */
+  waitForLine(match: (entry: LogEntry) => boolean): Promise<LogEntry>;
+  /** SIGTERM (SIGKILL after a minute), then waits for its embedded PostgreSQL to finish stopping. */
   stop(): Promise<void>;
 }
 
+export interface ServiceOptions {
+  /** The entry point, relative to the repository root (e.g. scripts/embedded.ts, as `npm start` runs it). */
+  entry: string;
+  /** DATA_DIR: the embedded PostgreSQL, scratch space and the log go here. */
+  dataDir: string;
+  env?: Record<string, string>;
+  /** Node flags for the service's process (e.g. --cpu-prof). */
+  nodeArgs?: string[];
+}
+
+/** A fresh folder for a benchmark's service and files; run as root, embedded PostgreSQL initialises its cluster in it as the postgres user. */
+export async function makeWorkDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "caption-bench-"));
+  await chmod(dir, 0o755);
+  return dir;
+}
+
 /**
- * The service exactly as `npm start` runs it (scripts/embedded.ts: embedded PostgreSQL, API and worker in
- * one process), in a child process whose JSON log the bench reads for stage timings.
+ * Starts a service entry point in a process of its own (the benchmark's load and measurements do not share
+ * its event loop) over an embedded PostgreSQL in `dataDir`, and resolves once it logs "caption service ready".
+ * Its output goes straight to a log file, which is read only while someone waits for a line: a service
+ * logging every request costs the benchmark's process nothing. Its stdin stays open while the benchmark runs.
  */
-export async function startServiceProcess(options: { dataDir: string; env: Record<string, string> }): Promise<ServiceProcess> {
+export async function startServiceProcess(options: ServiceOptions): Promise<ServiceProcess> {
   const logFile = path.join(options.dataDir, "service.log");
-  const env = { ...process.env, DATA_DIR: options.dataDir, PORT: "0", HOST: "127.0.0.1", METRICS_PORT: "0", LOG_LEVEL: "info", DATABASE_URL: "", ...options.env };
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, "scripts/embedded.ts")], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  const log = createWriteStream(logFile);
-  child.stderr.pipe(log);
-  const completions = new Map<string, CompletedJobLog>();
-  const waiters = new Map<string, (log: CompletedJobLog) => void>();
-  let engine = "unknown";
-  let announceReady: (url: string) => void = () => undefined;
-  const ready = new Promise<string>((resolve) => (announceReady = resolve));
-  createInterface({ input: child.stdout }).on("line", (line) => {
-    log.write(`${line}\n`);
-    const entry = parseLogLine(line);
-    if (!entry) return;
-    if (entry.msg === "caption service ready" && typeof entry.url === "string") announceReady(entry.url);
-    if (entry.msg === "speech engine ready" && typeof entry.engine === "string") engine = entry.engine;
-    if (entry.msg === "job completed" && typeof entry.job_id === "string") {
-      const completion = { stageMs: (entry.stage_ms ?? {}) as CompletedJobLog["stageMs"], framesDrawn: Number(entry.frames_drawn ?? 0) };
-      completions.set(entry.job_id, completion);
-      waiters.get(entry.job_id)?.(completion);
-    }
-  });
+  const fd = openSync(logFile, "a");
+  const env = { ...process.env, DATA_DIR: options.dataDir, PORT: "0", HOST: "127.0.0.1", METRICS_PORT: "0", DATABASE_URL: "", ...options.env };
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), path.join(REPO_ROOT, options.entry)], { cwd: REPO_ROOT, env, stdio: ["pipe", fd, fd] });
+  closeSync(fd);
   const exited = once(child, "exit");
-  const baseUrl = await Promise.race([
-    ready,
-    exited.then(([code]) => Promise.reject(new Error(`the service exited with ${code} before it was ready; see ${logFile}`))),
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the service was not ready within ${READY_TIMEOUT_MS / 1000} s; see ${logFile}`)), READY_TIMEOUT_MS).unref()),
-  ]).catch(async (error: unknown) => {
-    await stopChild(child, exited);
-    throw error;
-  });
-  const call = (method: string, route: string, key: string, body?: unknown) => apiRequest(baseUrl, method, route, { key, body });
+  const log = followLog(logFile);
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    }
+    // PostgreSQL may still be finishing its shutdown checkpoint; it removes its pid file last.
+    const pidFile = path.join(options.dataDir, "postgres", "postmaster.pid");
+    for (let waited = 0; existsSync(pidFile) && waited < POSTGRES_STOP_TIMEOUT_MS; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    log.close();
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  const ready = await Promise.race([
+    log.waitForLine((entry) => entry.msg === "caption service ready" && typeof entry.url === "string"),
+    exited.then(async ([code]) => {
+      const output = await readFile(logFile, "utf8").catch(() => "");
+      throw new Error(`${options.entry} exited with ${code} before it was ready; see ${logFile}:\n${output.slice(-3000)}`);
+    }),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${options.entry} was not ready within ${READY_TIMEOUT_MS / 1000} s; see ${logFile}`)), READY_TIMEOUT_MS);
+    }),
+  ])
+    .catch(async (error: unknown) => {
+      await stop();
+      throw error;
+    })
+    .finally(() => clearTimeout(timer));
+
+  const { url: databaseUrl } = await startEmbeddedPostgres(options.dataDir, createCliLogger("warn"));
+  return { url: ready.url as string, databaseUrl, pid: child.pid ?? 0, logFile, waitForLine: log.waitForLine, stop };
+}
+
+/** The JSON lines of a growing log file, read every LOG_POLL_MS while a wait for one is pending; close() drops the waits. */
+function followLog(file: string): { waitForLine(match: (entry: LogEntry) => boolean): Promise<LogEntry>; close(): void } {
+  const entries: LogEntry[] = [];
+  const waiters = new Set<{ match: (entry: LogEntry) => boolean; resolve: (entry: LogEntry) => void }>();
+  let offset = 0;
+  let partial = "";
+  let timer: NodeJS.Timeout | undefined;
+
+  const readNew = async () => {
+    const handle = await open(file, "r");
+    try {
+      const { size } = await handle.stat();
+      if (size <= offset) return;
+      const buffer = Buffer.alloc(size - offset);
+      await handle.read(buffer, 0, buffer.length, offset);
+      offset = size;
+      const lines = (partial + buffer.toString("utf8")).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) {
+        const entry = parseLogLine(line);
+        if (!entry) continue;
+        entries.push(entry);
+        for (const waiter of waiters) {
+          if (!waiter.match(entry)) continue;
+          waiters.delete(waiter);
+          waiter.resolve(entry);
+        }
+      }
+    } finally {
+      await handle.close();
+    }
+  };
+  const poll = () => {
+    timer = setTimeout(() => {
+      readNew()
+        .catch(() => undefined)
+        .finally(() => (waiters.size > 0 ? poll() : (timer = undefined)));
+    }, LOG_POLL_MS);
+  };
 
   return {
-    url: baseUrl,
-    get engine() {
-      return engine;
-    },
-    pid: child.pid ?? 0,
-    logFile,
-    async createKey(credits) {
-      const admin = spawn(process.execPath, [path.join(REPO_ROOT, "control-plane/src/admin/cli.ts"), "keys:create", "--name", "bench", "--scopes", "subtitles:write", "--credits", String(credits), "--concurrency", "4"], {
-        cwd: REPO_ROOT,
-        env: { ...env, LOG_LEVEL: "warn" },
-        stdio: ["ignore", "pipe", "inherit"],
+    waitForLine(match) {
+      const found = entries.find(match);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve) => {
+        waiters.add({ match, resolve });
+        if (timer === undefined) poll();
       });
-      let output = "";
-      admin.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      const [code] = await once(admin, "exit");
-      if (code !== 0) throw new Error(`keys:create exited with ${code}`);
-      return (JSON.parse(output) as { api_key: string }).api_key;
     },
-    async submit(key, body) {
-      const response = await call("POST", "/v1/subtitles", key, body);
-      if (response.status !== 202 || typeof response.body.id !== "string") throw new Error(`submission refused: ${response.status} ${JSON.stringify(response.body)}`);
-      return response.body.id;
-    },
-    async waitForJob(key, id, onProgress) {
-      for (;;) {
-        const response = await call("GET", `/v1/jobs/${id}`, key);
-        if (response.status !== 200) throw new Error(`GET /v1/jobs/${id} → ${response.status} ${JSON.stringify(response.body)}`);
-        const job = response.body as Job;
-        onProgress?.(job.progress);
-        if (job.status === "completed" || job.status === "failed" || job.status === "canceled") return job;
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    },
-    completionOf(jobId) {
-      const known = completions.get(jobId);
-      return known ? Promise.resolve(known) : new Promise((resolve) => waiters.set(jobId, resolve));
-    },
-    async stop() {
-      await stopChild(child, exited);
-      log.end();
+    close() {
+      waiters.clear();
+      clearTimeout(timer);
     },
   };
 }
 
-function parseLogLine(line: string): Record<string, unknown> | null {
+function parseLogLine(line: string): LogEntry | null {
   try {
     const value: unknown = JSON.parse(line);
-    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : null;
+    return typeof value === "object" && value !== null ? (value as LogEntry) : null;
   } catch {
     return null;
   }
-}
-
-async function stopChild(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  await exited;
-  clearTimeout(timer);
 }

@@ -1,13 +1,12 @@
-// Child process of the API benchmark: the control plane alone (no worker) over an embedded
-// PostgreSQL in a given DATA_DIR. Reports { url, databaseUrl } over IPC; stops on SIGTERM.
+// Entry point of the API benchmark's service process (started by ../service-process.ts): the control plane
+// alone (no worker, no telemetry) over an embedded PostgreSQL in DATA_DIR. Stops on SIGTERM, or when the
+// benchmark that holds its stdin open goes away.
 import { parseEnv } from "@caption/shared/config/env";
+import { createLogger } from "@caption/shared/runtime/logger";
 import { startApiServer } from "../../../control-plane/src/api-server.ts";
 import { startEmbeddedPostgres } from "../../../control-plane/src/db/embedded-postgres.ts";
-import { createLogger } from "@caption/shared/runtime/logger";
 
-export interface EmbeddedApiReady { url: string; databaseUrl: string }
-
-const env = parseEnv({ ...process.env, PORT: "0", HOST: "127.0.0.1" });
+const env = parseEnv();
 const logger = createLogger(env.LOG_LEVEL, "caption-api");
 const postgres = await startEmbeddedPostgres(env.DATA_DIR, logger);
 const api = await startApiServer(env, postgres.url, logger);
@@ -23,5 +22,6 @@ const stop = () => {
   });
 };
 process.on("SIGTERM", stop);
-process.on("disconnect", stop);
-process.send?.({ url: api.url, databaseUrl: postgres.url } satisfies EmbeddedApiReady);
+process.stdin.on("end", stop).resume();
+// Whatever LOG_LEVEL says: the benchmark waits for this line.
+logger.child({}, { level: "info" }).info({ url: api.url, data_dir: env.DATA_DIR }, "caption service ready");

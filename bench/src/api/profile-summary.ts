@@ -1,9 +1,7 @@
 // Where a V8 CPU profile (.cpuprofile, from --cpu-prof) spends its time: by package and by function.
-// Usage: sh scripts/node24 bench/src/api/profile-summary.ts <file.cpuprofile> [top N]
-import { readFile } from "node:fs/promises";
 
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number }
+export interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number }
 
 /** node_modules package, our workspace file, node internals, or V8's own buckets ((garbage collector), (idle), …). */
 function ownerOf(frame: ProfileNode["callFrame"]): string {
@@ -36,14 +34,4 @@ export function summarise(profile: CpuProfile, top = 25): string[] {
   lines.push("", "self time by function:");
   for (const [name, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${share(us)}  ${name}`);
   return lines;
-}
-
-if (import.meta.main) {
-  const [file, topArg] = process.argv.slice(2);
-  if (!file) {
-    console.error("usage: profile-summary.ts <file.cpuprofile> [top N]");
-    process.exit(2);
-  }
-  const profile = JSON.parse(await readFile(file, "utf8")) as CpuProfile;
-  for (const line of summarise(profile, topArg ? Number(topArg) : 25)) console.log(line);
 }

@@ -6,16 +6,17 @@ import type { SpeechEngine } from "../../../gpu-worker/src/asr/speech-engine.ts"
 import { transcribeAudio } from "../../../gpu-worker/src/asr/transcribe-audio.ts";
 import { decodePcm16kMono } from "../../../gpu-worker/src/media/audio-pcm.ts";
 import type { AsrRun } from "./bench-result.ts";
+import type { BenchVideo } from "./bench-videos.ts";
 import { timed } from "./cpu-clock.ts";
 
-export interface AsrCandidate {
+interface AsrCandidate {
   threads: number;
   provider: string;
   load(): Promise<SpeechEngine | null>;
 }
 
 /** pocketsphinx (one thread: the decoder has no others), and each installed sherpa-onnx model at 1 … all cores. */
-export function asrCandidates(options: { modelDir: string; logger: Logger }): AsrCandidate[] {
+function asrCandidates(options: { modelDir: string; logger: Logger }): AsrCandidate[] {
   const { modelDir, logger } = options;
   const threadCounts = [...new Set([1, 2, os.availableParallelism()])].filter((n) => n <= os.availableParallelism());
   return [
@@ -25,7 +26,7 @@ export function asrCandidates(options: { modelDir: string; logger: Logger }): As
 }
 
 /** Transcribes the video's audio as the worker does (decode → VAD → engine); null when the engine is not installed. */
-export async function measureAsr(candidate: AsrCandidate, videoPath: string, onProgress?: (fraction: number) => void, audioSeconds = 0): Promise<AsrRun | null> {
+async function measureAsr(candidate: AsrCandidate, videoPath: string, onProgress?: (fraction: number) => void, audioSeconds = 0): Promise<AsrRun | null> {
   const engine = await candidate.load();
   if (!engine) return null;
   const run = await timed(async () => {
@@ -51,4 +52,14 @@ export async function measureAsr(candidate: AsrCandidate, videoPath: string, onP
     rtf: run.wallMs / 1000 / run.value.duration,
     words: run.value.words.length,
   };
+}
+
+/** Every candidate that is installed, one after another, on the audio of `video`. */
+export async function measureSpeechRecognition(options: { video: BenchVideo; modelDir: string; logger: Logger; onProgress?: (fraction: number) => void }): Promise<AsrRun[]> {
+  const runs: AsrRun[] = [];
+  for (const candidate of asrCandidates(options)) {
+    const run = await measureAsr(candidate, options.video.path, options.onProgress, options.video.durationSeconds);
+    if (run) runs.push(run);
+  }
+  return runs;
 }

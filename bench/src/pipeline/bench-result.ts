@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { TargetCheckSchema } from "../targets.ts";
 
 const Ms = Type.Integer({ minimum: 0, description: "milliseconds" });
 const Cost = Type.Object({ wall_ms: Ms, cpu_ms: Ms, description: Type.Optional(Type.String()) });
@@ -62,8 +63,6 @@ export const PresetSweepSchema = Type.Object({
 
 export const ApiScenarioSchema = Type.Object({ name: Type.String(), requests_per_second: Type.Number(), p50_ms: Type.Number(), p99_ms: Type.Number() });
 
-export const TargetCheckSchema = Type.Object({ name: Type.String(), measured: Type.Number(), limit: Type.Number(), unit: Type.String(), pass: Type.Boolean() });
-
 export const CapacityRowSchema = Type.Object({
   setup: Type.String(),
   kind: Type.Union([Type.Literal("measured"), Type.Literal("extrapolated"), Type.Literal("projection")]),
@@ -103,7 +102,6 @@ export type JobRun = Static<typeof JobRunSchema>;
 export type RenderRun = Static<typeof RenderRunSchema>;
 export type PresetSweep = Static<typeof PresetSweepSchema>;
 export type ApiScenario = Static<typeof ApiScenarioSchema>;
-export type TargetCheck = Static<typeof TargetCheckSchema>;
 export type CapacityRow = Static<typeof CapacityRowSchema>;
 export type Clip = Static<typeof ClipSchema>;
 export type CostMeasurement = Static<typeof Cost>;

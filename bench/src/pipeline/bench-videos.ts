@@ -1,4 +1,5 @@
 import { makeSpeechVideo } from "../../../gpu-worker/src/testing/speech-video.ts";
+import type { Clip } from "./bench-result.ts";
 
 export type Orientation = "portrait" | "landscape";
 
@@ -48,4 +49,9 @@ export async function makeBenchVideo(orientation: Orientation, durationSeconds: 
   const text = narrationFor(durationSeconds);
   const video = await makeSpeechVideo({ text, ...size, fps: FRAME_RATE, durationSeconds, padSeconds: 0.5, videoBitrate: VIDEO_BITRATE });
   return { orientation, ...size, path: video.path, durationSeconds: video.durationSeconds };
+}
+
+/** How a result names the video it was measured on. */
+export function clipOf(video: BenchVideo): Clip {
+  return { orientation: video.orientation, width: video.width, height: video.height, duration_seconds: video.durationSeconds };
 }

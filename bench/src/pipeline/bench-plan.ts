@@ -1,0 +1,86 @@
+import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
+import type { Orientation } from "./bench-videos.ts";
+import type { PlannedStep } from "./progress-bar.ts";
+
+/** The preset of the whole jobs (and the one a quick run also burns in with libass). */
+export const JOB_PRESET: PresetId = "highlight";
+
+export interface BenchOptions {
+  /** 600 s videos too, every preset on 60 s clips, each also burned in with libass. */
+  full: boolean;
+  /** Comma-separated presets of the render sweep (default: all). */
+  presets?: string;
+  /** portrait or landscape only (default: both). */
+  orientation?: string;
+  /** Run the API throughput scenarios. */
+  api: boolean;
+}
+
+export interface ClipSpec {
+  orientation: Orientation;
+  seconds: number;
+}
+
+export interface BenchPlan extends Pick<BenchOptions, "full" | "api"> {
+  /** Whole jobs through the service. */
+  jobs: ClipSpec[];
+  /** Render sweeps over the presets. */
+  sweeps: ClipSpec[];
+  /** Speech recognition runs on this clip's audio (the other orientation's is the same). */
+  asr: ClipSpec;
+  presets: PresetId[];
+  libassPresets: PresetId[];
+  /** Each distinct video the plan uses, made once. */
+  videos: ClipSpec[];
+  steps: PlannedStep[];
+}
+
+export const videoKey = ({ orientation, seconds }: ClipSpec) => `${orientation}-${seconds}`;
+
+/** The progress bar's step of each part of the run. */
+export const stepLabel = {
+  video: ({ orientation, seconds }: ClipSpec) => `make ${orientation} ${seconds} s video`,
+  job: ({ orientation, seconds }: ClipSpec) => `job via the API: ${orientation} ${seconds} s`,
+  floor: ({ orientation, seconds }: ClipSpec) => `floor re-encode: ${orientation} ${seconds} s`,
+  sweep: ({ orientation, seconds }: ClipSpec) => `render sweep: ${orientation} ${seconds} s`,
+  service: "start the service",
+  asr: "speech recognition",
+  api: "API throughput",
+};
+
+/** What a run measures; throws on an unknown preset or orientation. */
+export function planBench(options: BenchOptions): BenchPlan {
+  const presets = options.presets ? parsePresets(options.presets) : [...PRESET_IDS];
+  const libassPresets = options.full ? presets : presets.filter((preset) => preset === JOB_PRESET);
+  let jobs: ClipSpec[] = options.full
+    ? [{ orientation: "portrait", seconds: 60 }, { orientation: "landscape", seconds: 60 }, { orientation: "portrait", seconds: 600 }, { orientation: "landscape", seconds: 600 }]
+    : [{ orientation: "portrait", seconds: 60 }, { orientation: "landscape", seconds: 60 }];
+  let sweeps: ClipSpec[] = options.full ? [{ orientation: "portrait", seconds: 60 }, { orientation: "landscape", seconds: 60 }] : [{ orientation: "portrait", seconds: 30 }];
+  if (options.orientation !== undefined) {
+    if (options.orientation !== "portrait" && options.orientation !== "landscape") throw new Error("--orientation must be portrait or landscape");
+    const only = (clip: ClipSpec) => clip.orientation === options.orientation;
+    jobs = jobs.filter(only);
+    sweeps = sweeps.filter(only);
+  }
+  const asr: ClipSpec = { orientation: options.orientation === "landscape" ? "landscape" : "portrait", seconds: options.full ? 600 : 60 };
+  const videos = [...new Map([...jobs, ...sweeps, asr].map((clip) => [videoKey(clip), clip])).values()];
+  // Weights: rough seconds on a 2-core machine per second of 1080p video.
+  const steps: PlannedStep[] = [
+    ...videos.map((clip) => ({ label: stepLabel.video(clip), weight: clip.seconds * 0.3 })),
+    { label: stepLabel.service, weight: 10 },
+    ...jobs.flatMap((clip) => [{ label: stepLabel.job(clip), weight: clip.seconds * 0.7 }, { label: stepLabel.floor(clip), weight: clip.seconds * 0.4 }]),
+    { label: stepLabel.asr, weight: asr.seconds * 0.5 },
+    ...sweeps.map((clip) => ({ label: stepLabel.sweep(clip), weight: clip.seconds * 0.45 * (presets.length + libassPresets.length + 2) })),
+    ...(options.api ? [{ label: stepLabel.api, weight: 40 }] : []),
+  ];
+  return { full: options.full, api: options.api, jobs, sweeps, asr, presets, libassPresets, videos, steps };
+}
+
+const isPreset = (value: string): value is PresetId => (PRESET_IDS as readonly string[]).includes(value);
+
+function parsePresets(list: string): PresetId[] {
+  const chosen = list.split(",").map((p) => p.trim());
+  const unknown = chosen.filter((p) => !isPreset(p));
+  if (unknown.length > 0) throw new Error(`unknown preset(s) ${unknown.join(", ")}; known: ${PRESET_IDS.join(", ")}`);
+  return chosen.filter(isPreset);
+}
