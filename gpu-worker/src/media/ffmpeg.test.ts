@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { after, before, test } from "node:test";
+import pino from "pino";
 import { FfmpegError, runFfmpeg, runFfprobe, spawnFfmpeg, streamFfmpegOutput, type FfmpegProgress } from "./ffmpeg.ts";
 
 let dir = "";
@@ -73,18 +74,25 @@ test("a binary that cannot start rejects with FfmpegError without exit code", as
   assert.match(error.message, /could not run.*ENOENT/);
 });
 
-test("abort kills ffmpeg and rejects with the signal's reason", async () => {
+test("abort stops ffmpeg (it ends on the SIGTERM), logs how it exited and rejects with the signal's reason", async () => {
   const controller = new AbortController();
   const reason = new Error("job cancelled");
+  const lines: Record<string, unknown>[] = [];
   const run = spawnFfmpeg({
     args: ["-f", "lavfi", "-re", "-i", "testsrc2=size=160x120:rate=25", "-f", "null", "-"],
     signal: controller.signal,
     onProgress: () => controller.abort(reason),
+    logger: pino({ level: "debug" }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) }),
   });
   const pid = run.pid;
   run.stdin.end();
   await assert.rejects(run.done, (error: unknown) => error === reason);
   assert.ok(pid !== undefined && !isAlive(pid));
+  assert.deepEqual(
+    lines.filter((line) => line.msg === "ffmpeg exited").map((line) => [line.pid, line.exit_code, line.signal, line.canceled]),
+    [[pid, 255, null, true]],
+    "canceled, and gone on the SIGTERM without the SIGKILL that follows the grace period",
+  );
 });
 
 test("an already aborted signal rejects with an AbortError", async () => {

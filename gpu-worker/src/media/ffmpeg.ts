@@ -122,6 +122,8 @@ function launch(
   }
 
   const done = subprocess.then((result) => {
+    // canceled: stopped through `signal` (ffmpeg ends on SIGTERM by itself, with exit code 255; a `signal` here means it took SIGKILL).
+    logger?.debug({ binary, pid: subprocess.pid, exit_code: result.exitCode ?? null, signal: result.signal ?? null, canceled: result.isCanceled }, `${binary} exited`);
     if (signal?.aborted) throw abortReason(signal);
     if (internal.signal.aborted) throw callbackError ?? internal.signal.reason;
     if (!result.failed) return Buffer.concat(captured).toString("utf8");

@@ -1,14 +1,14 @@
-import type { Db } from "@caption/shared/db/database";
-import { jobStatus } from "../db/job-repository.ts";
+import type { JobStatus } from "@caption/shared/api/job";
 
-const POLL_MS = 500;
+/** How often the job's status is read: a cancel is acted on within this, well inside the 2 s the service promises. */
+export const CANCEL_POLL_MS = 500;
 
 /**
- * Aborts when the job is canceled through the API (polled often enough to stop ffmpeg and the
- * recognizer within the 2 s the service promises), or when `parent` aborts.
+ * Aborts when the job is canceled through the API (`readStatus` reads its row's status, once every
+ * CANCEL_POLL_MS; a slow read is not overlapped by the next), or when `parent` aborts.
  */
 export function watchForCancel(
-  db: Db,
+  readStatus: () => Promise<JobStatus | undefined>,
   jobId: string,
   parent: AbortSignal,
 ): { signal: AbortSignal; canceled(): boolean; stopNow(): never; stop(): void } {
@@ -23,13 +23,13 @@ export function watchForCancel(
   const timer = setInterval(() => {
     if (polling) return;
     polling = true;
-    jobStatus(db, jobId)
+    readStatus()
       .then((status) => {
         if (status === "canceled") cancel();
       })
       .catch(() => undefined)
       .finally(() => (polling = false));
-  }, POLL_MS);
+  }, CANCEL_POLL_MS);
   const signal = AbortSignal.any([parent, controller.signal]);
   return {
     signal,

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pino from "pino";
+import pino, { type Logger } from "pino";
 import { parseEnv, type Env } from "@caption/shared/config/env";
 import type { Job } from "@caption/shared/api/job";
 import { startApiServer, type ApiServer } from "../../../control-plane/src/api-server.ts";
@@ -26,14 +26,14 @@ export interface TestService {
 
 const terminal = (job: Job) => job.status === "completed" || job.status === "failed" || job.status === "canceled";
 
-/** The real API and (unless `worker: false`) a real worker, in this process, over a fresh database. */
-export async function startTestService(options: { env?: Record<string, string>; worker?: boolean } = {}): Promise<TestService> {
+/** The real API and (unless `worker: false`) a real worker, in this process, over a fresh database; their log goes to `logger` when given. */
+export async function startTestService(options: { env?: Record<string, string>; worker?: boolean; logger?: Logger } = {}): Promise<TestService> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), "caption-e2e-"));
   // A test machine runs many suites at once: the processing deadline (tested on its own) must not
   // turn a slow shared CPU into failed jobs elsewhere.
   const env = parseEnv({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "silent", ALLOW_PRIVATE_VIDEO_URLS: "true", WORKER_CONCURRENCY: "2", PROCESSING_DEADLINE_BASE_SECONDS: "600", ...options.env });
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   // A free port for the metrics listener, should a test run telemetry.
   const api = await startApiServer(env, database.url, logger, { metrics: { port: 0, host: "127.0.0.1" } });
   const worker = options.worker === false ? null : await startCaptionWorker(env, database.url, logger);
