@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { REPO_ROOT } from "../fixtures/repo-paths.ts";
@@ -15,6 +15,23 @@ const IMAGES = {
 } as const;
 
 const isUrl = (s: string) => /^https?:\/\//.test(s);
+
+/** Every file under `dir` (relative to the repository root). */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(path.join(REPO_ROOT, dir), { recursive: true, encoding: "utf8" })
+    .map((file) => path.posix.join(dir, file))
+    .filter((file) => statSync(path.join(REPO_ROOT, file)).isFile());
+
+/** The repository files a module imports: relative paths and @caption/shared/… (packages and node: builtins are left out). */
+function localImports(file: string): string[] {
+  const source = readFileSync(path.join(REPO_ROOT, file), "utf8");
+  const specifiers = [...source.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^import\s+)"([^"]+)"/gm)].map((m) => m[1] ?? "");
+  return specifiers.flatMap((specifier) => {
+    if (specifier.startsWith(".")) return [path.posix.join(path.posix.dirname(file), specifier)];
+    if (specifier.startsWith("@caption/shared/")) return [`shared/src/${specifier.slice("@caption/shared/".length)}.ts`];
+    return [];
+  });
+}
 const stageNames = (instructions: Instruction[]) => instructions.filter((i) => i.keyword === "FROM" && i.args[1]?.toLowerCase() === "as").map((i) => i.args[2]);
 
 for (const [name, { script }] of Object.entries(IMAGES)) {
@@ -28,6 +45,22 @@ for (const [name, { script }] of Object.entries(IMAGES)) {
         for (const source of copy.args.slice(0, -1).filter((s) => !isUrl(s))) {
           assert.ok(existsSync(path.join(REPO_ROOT, source)), `line ${copy.line}: ${source} does not exist`);
           assert.equal(isIgnored(DOCKERIGNORE, source), false, `line ${copy.line}: ${source} is excluded by .dockerignore`);
+        }
+      }
+    });
+
+    test("the sources it takes import only what it takes: no test support, tests or developer tools", () => {
+      const copied = instructions
+        .filter((i) => i.keyword === "COPY" && i.flags.from === undefined)
+        .flatMap((i) => i.args.slice(0, -1))
+        .filter((source) => source.endsWith("/src"));
+      assert.ok(copied.includes("shared/src") && copied.includes(`${name}/src`), copied.join(" "));
+      const taken = copied.flatMap(filesUnder).filter((file) => file.endsWith(".ts") && !isIgnored(DOCKERIGNORE, file));
+      assert.ok(taken.length > 20);
+      for (const file of taken) {
+        for (const target of localImports(file)) {
+          assert.ok(existsSync(path.join(REPO_ROOT, target)), `${file} imports ${target}, which does not exist`);
+          assert.equal(isIgnored(DOCKERIGNORE, target), false, `${file} imports ${target}, which the image leaves out`);
         }
       }
     });
@@ -107,11 +140,15 @@ describe("docker/gpu-worker/Dockerfile specifics", () => {
   });
 });
 
-test(".dockerignore keeps dependencies, history, scratch and tests out of the context", () => {
-  for (const file of ["node_modules/x", "gpu-worker/node_modules/x", ".git/HEAD", ".tmp/x", ".data/x", "gpu-worker/src/media/probe.test.ts", "control-plane/src/testing/test-api.ts", "test/src/e2e/x.ts", "bench/src/x.ts"]) {
+test(".dockerignore keeps dependencies, history, scratch, tests, test support and developer tools out of the context", () => {
+  for (const file of [
+    "node_modules/x", "gpu-worker/node_modules/x", ".git/HEAD", ".tmp/x", ".data/x", "gpu-worker/src/media/probe.test.ts", "control-plane/src/testing/test-api.ts",
+    "shared/src/testing/x.ts", "gpu-worker/src/testing/speech-video.ts", "gpu-worker/src/testing/golden/images/classic-portrait.png",
+    "gpu-worker/src/tools/presets-sheet.ts", "gpu-worker/src/cli/presets-sheet.ts", "gpu-worker/src/cli/presets-preview.ts", "test/src/e2e/x.ts", "bench/src/x.ts",
+  ]) {
     assert.equal(isIgnored(DOCKERIGNORE, file), true, file);
   }
-  for (const file of ["package-lock.json", "test/package.json", "bench/package.json", "shared/src/config/env.ts", "gpu-worker/models/manifest.json"]) {
+  for (const file of ["package-lock.json", "test/package.json", "bench/package.json", "shared/src/config/env.ts", "gpu-worker/models/manifest.json", "gpu-worker/src/cli/worker.ts", "gpu-worker/src/cli/models-download.ts"]) {
     assert.equal(isIgnored(DOCKERIGNORE, file), false, file);
   }
 });
