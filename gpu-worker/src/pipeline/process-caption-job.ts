@@ -10,6 +10,7 @@ import { JobFailure } from "@caption/shared/errors/codes";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
 import type { SpeechEngine } from "../asr/speech-engine.ts";
 import { transcribeAudio } from "../asr/transcribe-audio.ts";
+import { countAttempt, jobStatus, loadJob, recordInspection } from "../db/job-repository.ts";
 import { downloadVideo } from "../ingest/download.ts";
 import { decodePcm16kMono } from "../media/audio-pcm.ts";
 import { probeMedia } from "../media/ffprobe.ts";
@@ -18,12 +19,12 @@ import type { VideoDecoder } from "../media/video-decoder.ts";
 import { assertSupportedVideo } from "../media/video-limits.ts";
 import { buildStyledCues } from "../render/styled-cues.ts";
 import { renderCaptionedVideo } from "../render/render-video.ts";
-import { cuesToSrt } from "../subtitles/srt.ts";
 import { RESULT_FILES, type ResultStore } from "../storage/result-store.ts";
+import { cuesToSrt } from "../subtitles/srt.ts";
 import { JOB_ATTRIBUTES, recordRender, recordTranscription, traceAttempt, type AttemptTracing } from "../telemetry/attempt-tracing.ts";
+import { endFailedAttempt } from "./attempt-failure.ts";
 import { watchForCancel } from "./cancel-watch.ts";
-import { countAttempt, jobStatus, loadJob, recordInspection } from "../db/job-repository.ts";
-import { advanceJob, completeJob, failJob, requeueJob, reserveForJob } from "./job-transitions.ts";
+import { advanceJob, completeJob, reserveForJob } from "./job-transitions.ts";
 import { processingDeadline } from "./processing-deadline.ts";
 import { progressReporter } from "./progress-reporter.ts";
 import { checkRenderedOutput } from "./rendered-duration.ts";
@@ -217,42 +218,10 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
     log.info({ billed_seconds: seconds, rendered_seconds: render.renderedSeconds, frames_drawn: render.framesDrawn, ms: Math.round(performance.now() - started), stage_ms: tracing.stageMs }, "job completed");
   } catch (error) {
     tracing.fail(error);
-    await handleFailure(deps, jobId, error, { canceled: cancel.canceled(), shutdown: attempt.signal.aborted, finalAttempt: attempt.finalAttempt, storedFiles: stored.length > 0, log, persist });
+    await endFailedAttempt(deps, jobId, error, { canceled: cancel.canceled(), shutdown: attempt.signal.aborted, finalAttempt: attempt.finalAttempt, storedFiles: stored.length > 0, log, persist });
   } finally {
     deadline?.clear();
     cancel.stop();
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-async function handleFailure(
-  deps: PipelineDeps,
-  jobId: string,
-  error: unknown,
-  context: { canceled: boolean; shutdown: boolean; finalAttempt: boolean; storedFiles: boolean; log: Logger; persist: <T>(write: () => Promise<T>) => Promise<T> },
-): Promise<void> {
-  // Each outcome logs its line before touching the database, which may be what ended the attempt;
-  // the database writes then wait for it to come back (persist), so the job's row is right again
-  // as soon as it does.
-  const { log, persist } = context;
-  if (context.canceled) {
-    // The API already released the reservation and marked the job; leave nothing behind.
-    log.info("job canceled; work stopped");
-    if (context.storedFiles) await deps.store.deleteJob(jobId);
-    return;
-  }
-  if (error instanceof JobFailure) {
-    log.warn({ code: error.code, err: error.cause ?? error }, "job failed");
-    if (context.storedFiles) await deps.store.deleteJob(jobId);
-    await persist(() => failJob(deps.db, jobId, error.code, error.message));
-    return;
-  }
-  if (context.shutdown || !context.finalAttempt) {
-    log.warn({ err: error, shutdown: context.shutdown }, "attempt interrupted; the job will be retried");
-    await persist(() => requeueJob(deps.db, jobId));
-    throw error;
-  }
-  log.error({ err: error }, "job failed on its last attempt");
-  if (context.storedFiles) await deps.store.deleteJob(jobId);
-  await persist(() => failJob(deps.db, jobId, "INTERNAL_ERROR", "the job could not be processed; no charge was made"));
 }
