@@ -6,7 +6,7 @@ import { createInterface } from "node:readline";
 import type { Job } from "@caption/shared/api/job";
 import type { StageName } from "@caption/shared/telemetry/caption-metrics";
 import { REPO_ROOT } from "@caption/test/fixtures/repo-paths";
-import { apiRequest } from "@caption/test/support/api-request";
+import { apiRequest } from "../../../control-plane/src/testing/api-request.ts";
 const READY_TIMEOUT_MS = 120_000;
 
 export interface CompletedJobLog {

@@ -8,7 +8,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
-import { createTestDatabase, type TestDatabase } from "@caption/test/support/test-database";
+import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { createKey } from "../services/account-admin.ts";
 
 // Two API processes (`npm run api`, i.e. control-plane/src/main.ts) over one database, as in a

@@ -3,7 +3,8 @@ import { after, before, test } from "node:test";
 import { setTimeout as delay } from "node:timers/promises";
 import { PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { createS3Client } from "@caption/shared/storage/s3-client";
-import { startLoopbackS3, type LoopbackS3 } from "@caption/test/deploy/loopback-s3";
+import { insertCompletedJob } from "@caption/shared/testing/job-rows";
+import { startLoopbackS3, type LoopbackS3 } from "@caption/shared/testing/loopback-s3";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
 
 const FILES = { "captioned.mp4": "video bytes", "captions.srt": "1\n00:00:00,000 --> 00:00:01,000\nhello\n", "transcript.json": '{"words":[]}' };
@@ -31,15 +32,7 @@ async function completedJob(id: string, expiresAt: Date) {
   for (const [name, body] of Object.entries(FILES)) {
     await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `tenant-a/${id}/${name}`, Body: body }));
   }
-  await t.database.db
-    .insertInto("jobs")
-    .values({
-      id, account_id: accountId, status: "completed", progress: 100, video_url: "https://a.example/b.mp4", preset: "classic", language: null,
-      style: "{}", max_duration_seconds: 600, media: null, resolved_style: null, duration_seconds: 3, billed_seconds: 3,
-      error_code: null, error_message: null, video_key: `${id}/captioned.mp4`, srt_key: `${id}/captions.srt`, transcript_key: `${id}/transcript.json`,
-      traceparent: null, started_at: null, finished_at: new Date(), expires_at: expiresAt, files_deleted_at: null,
-    })
-    .execute();
+  await insertCompletedJob(t.database.db, { id, accountId, expiresAt });
 }
 
 /** When a SigV4 presigned URL stops working: X-Amz-Date + X-Amz-Expires. */

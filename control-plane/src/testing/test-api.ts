@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { parseEnv } from "@caption/shared/config/env";
-import { apiRequest, type ApiRequestOptions, type ApiResponse } from "@caption/test/support/api-request";
-import { createTestDatabase, type TestDatabase } from "@caption/test/support/test-database";
+import { apiRequest, type ApiRequestOptions, type ApiResponse } from "./api-request.ts";
+import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { startApiServer, type ApiServer } from "../api-server.ts";
 import { createKey, type CreateKeyInput } from "../services/account-admin.ts";
 

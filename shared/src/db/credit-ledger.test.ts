@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
-import { createTestDatabase, type TestDatabase } from "@caption/test/support/test-database";
+import { createTestDatabase, type TestDatabase } from "../testing/test-database.ts";
 import { accountBalance, grantCredits, reserveCredits, settleReservation, type Balance } from "./credit-ledger.ts";
 import type { LedgerRow } from "./tables.ts";
 

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import pg from "pg";
-import type { Database } from "@caption/shared/db/tables";
-import { createDatabase } from "@caption/shared/db/database";
-import { migrateToLatest } from "@caption/shared/db/migrator";
+import type { Database } from "../db/tables.ts";
+import { createDatabase } from "../db/database.ts";
+import { migrateToLatest } from "../db/migrator.ts";
 
 export interface TestDatabase {
   url: string;
