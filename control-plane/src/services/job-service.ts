@@ -3,9 +3,9 @@ import { settleReservation } from "@caption/shared/db/credit-ledger";
 import type { Db } from "@caption/shared/db/database";
 import { findJob, markCanceled } from "../db/job-repository.ts";
 import { countTransition } from "@caption/shared/telemetry/caption-metrics";
-import { notFound } from "../http/api-error.ts";
 import type { ResultLinks } from "../storage/result-links.ts";
 import { presentJob } from "./job-presenter.ts";
+import { notFound } from "./service-error.ts";
 
 export async function getJob(db: Db, links: ResultLinks, baseUrl: string, accountId: string, jobId: string): Promise<Job> {
   const row = await findJob(db, accountId, jobId);
