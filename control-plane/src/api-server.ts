@@ -32,6 +32,8 @@ export interface ApiServer {
 export interface ApiServerOptions {
   /** Where Prometheus scrapes; default METRICS_PORT on HOST, none when METRICS_PORT is 0. Tests pass port 0 for a free one. */
   metrics?: { port: number; host: string } | false;
+  /** The clock of rate windows and result links; tests set their own. */
+  now?: () => Date;
 }
 
 /** The signing key for result links: configured, else generated once and kept under DATA_DIR. */
@@ -52,9 +54,10 @@ export async function loadSigningSecret(env: Pick<Env, "URL_SIGNING_SECRET" | "D
  * `stop` is idempotent.
  */
 export async function startApiServer(env: Env, databaseUrl: string, logger: Logger, options: ApiServerOptions = {}): Promise<ApiServer> {
+  const now = options.now ?? (() => new Date());
   const storage = parseStorageUrl(env);
   const signer = createUrlSigner(await loadSigningSecret(env));
-  const resultLinks = createResultLinks(storage, signer, env);
+  const resultLinks = createResultLinks(storage, signer, env, now);
   const connection = connectionOptionsFromEnv(env);
   const db = createDatabase(databaseUrl, { max: 20, ...connection, onConnectionLost: (error) => logger.warn({ err: error }, "database connection lost") });
 
@@ -88,7 +91,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     await db.destroy();
     throw error;
   }
-  const maintenance = startMaintenance(db, logger);
+  const maintenance = startMaintenance(db, logger, now);
   const stopObservingQueue = telemetry ? observeQueue(db, logger) : () => undefined;
   const app = createApp({
     db,
@@ -100,6 +103,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     localFilesRoot: storage.kind === "local" ? storage.root : undefined,
     publicBaseUrl: env.PUBLIC_BASE_URL,
     trustProxy: env.TRUST_PROXY,
+    now,
   });
   handle = app.callback();
   logger.info({ url }, "API listening");

@@ -14,9 +14,10 @@ export interface KeyWithRateCount {
 /**
  * Finds the active key with this prefix and whole-key hash and counts this request in its per-minute window,
  * in one round trip. A wrong secret finds nothing and counts nothing, so guessing at a known prefix cannot use
- * up its owner's rate. The counter lives in the database so the limit holds across API processes.
+ * up its owner's rate. The counter lives in the database so the limit holds across API processes; the
+ * window is the minute of `at`, the API's clock.
  */
-export async function findKeyAndCountRequest(db: DbOrTrx, prefix: string, secretHash: string): Promise<KeyWithRateCount | undefined> {
+export async function findKeyAndCountRequest(db: DbOrTrx, prefix: string, secretHash: string, at: Date): Promise<KeyWithRateCount | undefined> {
   const result = await sql<KeyWithRateCount>`
     WITH key AS (
       SELECT k.id, k.account_id, k.scopes, a.rate_limit_per_minute
@@ -24,7 +25,7 @@ export async function findKeyAndCountRequest(db: DbOrTrx, prefix: string, secret
       WHERE k.prefix = ${prefix} AND k.secret_hash = ${secretHash} AND k.revoked_at IS NULL
     ), counted AS (
       INSERT INTO rate_limit_windows (api_key_id, window_start, count)
-      SELECT id, date_trunc('minute', now()), 1 FROM key
+      SELECT id, date_trunc('minute', ${at}::timestamptz), 1 FROM key
       ON CONFLICT (api_key_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
       RETURNING count, window_start
     )
@@ -49,6 +50,6 @@ export async function revokeApiKeyByPrefix(db: DbOrTrx, prefix: string): Promise
     .executeTakeFirst();
 }
 
-export async function deleteOldRateWindows(db: DbOrTrx): Promise<void> {
-  await db.deleteFrom("rate_limit_windows").where("window_start", "<", sql<Date>`now() - interval '5 minutes'`).execute();
+export async function deleteRateWindowsBefore(db: DbOrTrx, before: Date): Promise<void> {
+  await db.deleteFrom("rate_limit_windows").where("window_start", "<", before).execute();
 }

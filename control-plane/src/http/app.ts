@@ -15,7 +15,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const router = new Router<AppState>();
   publicRoutes(router, deps);
   jobRoutes(router, deps);
-  if (deps.localFilesRoot) fileRoutes(router, deps.localFilesRoot, deps.signer);
+  if (deps.localFilesRoot) fileRoutes(router, deps.localFilesRoot, deps.signer, deps.now);
   app.use(requestContext(deps.logger));
   app.use(errorResponse());
   app.use(async (ctx, next) => {

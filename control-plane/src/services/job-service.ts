@@ -7,11 +7,11 @@ import type { ResultLinks } from "../storage/result-links.ts";
 import { presentJob } from "./job-presenter.ts";
 import { notFound } from "./service-error.ts";
 
-export async function getJob(db: Db, links: ResultLinks, baseUrl: string, accountId: string, jobId: string): Promise<Job> {
+export async function getJob(db: Db, links: ResultLinks, baseUrl: string, accountId: string, jobId: string, now: Date): Promise<Job> {
   const row = await findJob(db, accountId, jobId);
   // Another account's job is indistinguishable from a missing one.
   if (!row) throw notFound("job");
-  return presentJob(row, links, baseUrl);
+  return presentJob(row, links, baseUrl, now);
 }
 
 /** Cancels an unfinished job and releases its reservation; a terminal job keeps its state. */

@@ -19,12 +19,12 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-/** A real API server on loopback over a fresh database of its own. */
-export async function startTestApi(envOverrides: Record<string, string> = {}): Promise<TestApi> {
+/** A real API server on loopback over a fresh database of its own; `now` replaces its clock. */
+export async function startTestApi(envOverrides: Record<string, string> = {}, options: { now?: () => Date } = {}): Promise<TestApi> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), "caption-api-"));
   const env = parseEnv({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "silent", ...envOverrides });
-  const api = await startApiServer(env, database.url, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }), { metrics: { port: 0, host: "127.0.0.1" } });
+  const api = await startApiServer(env, database.url, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }), { metrics: { port: 0, host: "127.0.0.1" }, now: options.now });
   return {
     url: api.url,
     database,

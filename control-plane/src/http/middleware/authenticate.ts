@@ -5,10 +5,10 @@ import { authenticateApiKey } from "../../services/authentication.ts";
 import type { AppState } from "../app-state.ts";
 
 /** Bearer-key authentication, scope check and the per-key request rate limit. */
-export function authenticate(db: Db, needed: Scope): Middleware<AppState> {
+export function authenticate(db: Db, needed: Scope, now: () => Date): Middleware<AppState> {
   return async (ctx, next) => {
     const key = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get("Authorization"))?.[1];
-    const principal = await authenticateApiKey(db, key, needed);
+    const principal = await authenticateApiKey(db, key, needed, now());
     ctx.state.principal = principal;
     ctx.state.log = ctx.state.log.child({ account_id: principal.accountId });
     await next();
