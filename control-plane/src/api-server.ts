@@ -3,7 +3,6 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
-import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { migrateToLatest } from "@caption/shared/db/migrator";
 import type { Env } from "@caption/shared/config/env";
@@ -129,7 +128,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
 async function migrate(databaseUrl: string, connectTimeoutSeconds: number): Promise<void> {
   const db = createDatabase(databaseUrl, { max: 1, applicationName: "caption-migrate", connectTimeoutSeconds });
   try {
-    await migrateToLatest(db as unknown as Kysely<unknown>);
+    await migrateToLatest(db);
   } finally {
     await db.destroy();
   }

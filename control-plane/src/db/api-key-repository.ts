@@ -1,10 +1,11 @@
 import { sql } from "kysely";
+import type { Scope } from "@caption/shared/api/scopes";
 import type { DbOrTrx } from "@caption/shared/db/database";
 
 export interface KeyWithRateCount {
   id: string;
   account_id: string;
-  scopes: string[];
+  scopes: Scope[];
   rate_limit_per_minute: number;
   /** Requests counted in the current window, including this one. */
   window_count: number;
@@ -35,7 +36,7 @@ export async function findKeyAndCountRequest(db: DbOrTrx, prefix: string, secret
 
 export async function insertApiKey(
   db: DbOrTrx,
-  key: { id: string; account_id: string; name: string; prefix: string; secret_hash: string; scopes: string[] },
+  key: { id: string; account_id: string; name: string; prefix: string; secret_hash: string; scopes: Scope[] },
 ): Promise<void> {
   await db.insertInto("api_keys").values(key).execute();
 }

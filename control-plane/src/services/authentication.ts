@@ -8,11 +8,11 @@ import { ServiceError } from "./service-error.ts";
 export interface Principal {
   accountId: string;
   apiKeyId: string;
-  scopes: readonly string[];
+  scopes: readonly Scope[];
 }
 
 // A write key implies read (DESIGN.md §5).
-const grants = (scopes: readonly string[], needed: Scope) => scopes.includes(needed) || (needed === "subtitles:read" && scopes.includes("subtitles:write"));
+const grants = (scopes: readonly Scope[], needed: Scope) => scopes.includes(needed) || (needed === "subtitles:read" && scopes.includes("subtitles:write"));
 
 const unauthorized = () => new ServiceError("UNAUTHORIZED", "a valid API key is required: Authorization: Bearer <API_KEY>");
 

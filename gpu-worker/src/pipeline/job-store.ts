@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { isTerminal, type JobStatus } from "@caption/shared/api/job";
+import { ACTIVE_STATUSES, isTerminal, type JobStatus } from "@caption/shared/api/job";
 import { reserveCredits, settleReservation, type ReserveOutcome } from "@caption/shared/db/credit-ledger";
 import type { Db, DbOrTrx } from "@caption/shared/db/database";
 import type { JobRow } from "@caption/shared/db/tables";
@@ -10,7 +10,6 @@ import { captionMetrics, countTransition } from "@caption/shared/telemetry/capti
 // lands mid-stage wins: a canceled job is never moved on, reserved, charged or failed.
 // Metrics are recorded after a change commits, so they count what the database holds.
 
-const RUNNING: JobStatus[] = ["queued", "ingesting", "transcribing", "rendering"];
 const now = sql<Date>`now()`;
 
 export async function loadJob(db: DbOrTrx, jobId: string): Promise<JobRow | undefined> {
@@ -32,7 +31,7 @@ export async function advanceJob(db: DbOrTrx, jobId: string, update: { status?: 
       started_at: sql<Date>`coalesce(${eb.ref("started_at")}, now())`,
     }))
     .where("id", "=", jobId)
-    .where("status", "in", RUNNING)
+    .where("status", "in", ACTIVE_STATUSES)
     .executeTakeFirst();
   const moved = result.numUpdatedRows > 0n;
   if (moved && update.status) countTransition(update.status);
@@ -134,6 +133,6 @@ export async function failJob(db: Db, jobId: string, code: JobErrorCode, message
 
 /** An interrupted attempt (shutdown, crash) goes back to the queue; its reservation stays for the retry. */
 export async function requeueJob(db: DbOrTrx, jobId: string): Promise<void> {
-  const result = await db.updateTable("jobs").set({ status: "queued", updated_at: now }).where("id", "=", jobId).where("status", "in", RUNNING).executeTakeFirst();
+  const result = await db.updateTable("jobs").set({ status: "queued", updated_at: now }).where("id", "=", jobId).where("status", "in", ACTIVE_STATUSES).executeTakeFirst();
   if (result.numUpdatedRows > 0n) countTransition("queued");
 }

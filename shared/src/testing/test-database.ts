@@ -27,7 +27,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = new URL(adminUrl());
   url.pathname = `/${name}`;
   const db = createDatabase(url.href, { max: 10, applicationName: "caption-test" });
-  await migrateToLatest(db as Kysely<unknown>);
+  await migrateToLatest(db);
   return {
     url: url.href,
     db,
