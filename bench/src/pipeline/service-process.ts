@@ -77,7 +77,7 @@ export async function startServiceProcess(options: { dataDir: string; env: Recor
     pid: child.pid ?? 0,
     logFile,
     async createKey(credits) {
-      const admin = spawn(process.execPath, [path.join(REPO_ROOT, "control-plane/src/admin/cli.ts"), "keys:create", "--name", "bench", "--scopes", "subtitles:write", "--credits", String(credits), "--concurrency", "4"], {
+      const admin = spawn(process.execPath, [path.join(REPO_ROOT, "control-plane/src/cli/admin.ts"), "keys:create", "--name", "bench", "--scopes", "subtitles:write", "--credits", String(credits), "--concurrency", "4"], {
         cwd: REPO_ROOT,
         env: { ...env, LOG_LEVEL: "warn" },
         stdio: ["ignore", "pipe", "inherit"],

@@ -10,7 +10,7 @@ import { after, before, describe, test } from "node:test";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { createKey } from "../services/account-admin.ts";
 
-// Two API processes (`npm run api`, i.e. control-plane/src/main.ts) over one database, as in a
+// Two API processes (`npm run api`, i.e. control-plane/src/cli/api.ts) over one database, as in a
 // scaled-out deployment: every limit must hold across processes, not just within one.
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
@@ -22,7 +22,7 @@ async function startApiProcess(databaseUrl: string, dataDir: string, signingSecr
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", HOST: "127.0.0.1", DATABASE_URL: databaseUrl, DATA_DIR: dataDir, URL_SIGNING_SECRET: signingSecret, LOG_LEVEL: "info", METRICS_PORT: "0" };
   // Not a test file: keep it from reporting to this test runner.
   delete env.NODE_TEST_CONTEXT;
-  const child = spawn(process.execPath, [path.join(repoRoot, "control-plane/src/main.ts")], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [path.join(repoRoot, "control-plane/src/cli/api.ts")], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
   const output: string[] = [];
   child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {

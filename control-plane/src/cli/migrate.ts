@@ -4,7 +4,7 @@ import { parseEnv } from "@caption/shared/config/env";
 import { createDatabase } from "@caption/shared/db/database";
 import { waitForDatabase } from "@caption/shared/db/database-retry";
 import { migrateToLatest } from "@caption/shared/db/migrator";
-import { locateDatabase } from "./connect.ts";
+import { locateDatabase } from "../db/connect.ts";
 
 const logger = pino({ level: "info" }, pino.destination(2));
 const env = parseEnv();
