@@ -23,7 +23,7 @@ export class ServiceError extends Error {
   }
 }
 
-export const notFound = (what = "resource") => new ServiceError("NOT_FOUND", `${what} not found`);
+export const notFound = (what: string) => new ServiceError("NOT_FOUND", `${what} not found`);
 export const invalidRequest = (message: string) => new ServiceError("INVALID_REQUEST", message);
 /** The database (or another dependency) is not there right now; the client should retry. */
 export const serviceUnavailable = () => new ServiceError("SERVICE_UNAVAILABLE", "the service is temporarily unavailable", { retryAfterSeconds: 5 });
