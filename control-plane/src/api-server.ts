@@ -3,7 +3,6 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
-import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { migrateToLatest } from "@caption/shared/db/migrator";
 import type { Env } from "@caption/shared/config/env";
@@ -32,6 +31,8 @@ export interface ApiServer {
 export interface ApiServerOptions {
   /** Where Prometheus scrapes; default METRICS_PORT on HOST, none when METRICS_PORT is 0. Tests pass port 0 for a free one. */
   metrics?: { port: number; host: string } | false;
+  /** The clock of rate windows and result links; tests set their own. */
+  now?: () => Date;
 }
 
 /** The signing key for result links: configured, else generated once and kept under DATA_DIR. */
@@ -52,9 +53,10 @@ export async function loadSigningSecret(env: Pick<Env, "URL_SIGNING_SECRET" | "D
  * `stop` is idempotent.
  */
 export async function startApiServer(env: Env, databaseUrl: string, logger: Logger, options: ApiServerOptions = {}): Promise<ApiServer> {
+  const now = options.now ?? (() => new Date());
   const storage = parseStorageUrl(env);
   const signer = createUrlSigner(await loadSigningSecret(env));
-  const resultLinks = createResultLinks(storage, signer, env);
+  const resultLinks = createResultLinks(storage, signer, env, now);
   const connection = connectionOptionsFromEnv(env);
   const db = createDatabase(databaseUrl, { max: 20, ...connection, onConnectionLost: (error) => logger.warn({ err: error }, "database connection lost") });
 
@@ -88,7 +90,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     await db.destroy();
     throw error;
   }
-  const maintenance = startMaintenance(db, logger);
+  const maintenance = startMaintenance(db, logger, now);
   const stopObservingQueue = telemetry ? observeQueue(db, logger) : () => undefined;
   const app = createApp({
     db,
@@ -100,6 +102,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     localFilesRoot: storage.kind === "local" ? storage.root : undefined,
     publicBaseUrl: env.PUBLIC_BASE_URL,
     trustProxy: env.TRUST_PROXY,
+    now,
   });
   handle = app.callback();
   logger.info({ url }, "API listening");
@@ -125,7 +128,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
 async function migrate(databaseUrl: string, connectTimeoutSeconds: number): Promise<void> {
   const db = createDatabase(databaseUrl, { max: 1, applicationName: "caption-migrate", connectTimeoutSeconds });
   try {
-    await migrateToLatest(db as unknown as Kysely<unknown>);
+    await migrateToLatest(db);
   } finally {
     await db.destroy();
   }

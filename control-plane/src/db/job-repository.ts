@@ -1,9 +1,7 @@
 import { sql } from "kysely";
-import type { JobStatus } from "@caption/shared/api/job";
+import { ACTIVE_STATUSES } from "@caption/shared/api/job";
 import type { JobRow, NewJobRow } from "@caption/shared/db/tables";
 import type { DbOrTrx } from "@caption/shared/db/database";
-
-const ACTIVE: JobStatus[] = ["queued", "ingesting", "transcribing", "rendering"];
 
 export async function insertJob(db: DbOrTrx, job: NewJobRow): Promise<void> {
   await db.insertInto("jobs").values(job).execute();
@@ -20,7 +18,7 @@ export async function countActiveJobs(db: DbOrTrx, accountId: string): Promise<n
     .selectFrom("jobs")
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .where("account_id", "=", accountId)
-    .where("status", "in", ACTIVE)
+    .where("status", "in", ACTIVE_STATUSES)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -20,4 +20,6 @@ export interface AppDeps {
   publicBaseUrl?: string;
   /** Honour X-Forwarded-Proto/Host/For (TRUST_PROXY): only behind a proxy that sets them. */
   trustProxy: boolean;
+  /** The clock of rate windows, link expiry and signing. */
+  now: () => Date;
 }

@@ -1,10 +1,5 @@
 import type { Logger } from "pino";
-
-export interface Principal {
-  accountId: string;
-  apiKeyId: string;
-  scopes: readonly string[];
-}
+import type { Principal } from "../services/authentication.ts";
 
 /** What middleware puts on ctx.state for the handlers after it. */
 export interface AppState {

@@ -1,12 +1,13 @@
 import Router from "@koa/router";
 import Koa from "koa";
-import { notFound } from "./api-error.ts";
 import type { AppDeps } from "./app-deps.ts";
 import type { AppState } from "./app-state.ts";
+import { errorResponse } from "./middleware/error-response.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { fileRoutes } from "./routes/file-routes.ts";
 import { jobRoutes } from "./routes/job-routes.ts";
 import { publicRoutes } from "./routes/public-routes.ts";
+import { notFound } from "../services/service-error.ts";
 
 export function createApp(deps: AppDeps): Koa<AppState> {
   // X-Forwarded-* are a client's to forge unless a proxy in front rewrites them: trusted only when told so.
@@ -14,8 +15,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const router = new Router<AppState>();
   publicRoutes(router, deps);
   jobRoutes(router, deps);
-  if (deps.localFilesRoot) fileRoutes(router, deps.localFilesRoot, deps.signer);
+  if (deps.localFilesRoot) fileRoutes(router, deps.localFilesRoot, deps.signer, deps.now);
   app.use(requestContext(deps.logger));
+  app.use(errorResponse());
   app.use(async (ctx, next) => {
     // No response of ours is meant to be content-sniffed (downloads least of all).
     ctx.set("X-Content-Type-Options", "nosniff");

@@ -1,4 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
+import type { Scope } from "@caption/shared/api/scopes";
 import { CancelResponseSchema, JobSchema } from "@caption/shared/api/job";
 import { ErrorBodySchema } from "@caption/shared/api/error";
 import { PresetListSchema } from "@caption/shared/api/preset";
@@ -12,7 +13,7 @@ const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stri
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (name: string) => ({ content: { "application/json": { schema: ref(name) } } });
 const error = (description: string) => ({ description, ...json("Error") });
-const bearer = (scope: string) => [{ bearerAuth: [scope] }];
+const bearer = (scope: Scope) => [{ bearerAuth: [scope] }];
 const jobIdParam = { name: "id", in: "path", required: true, schema: { type: "string" } };
 const retryAfter = { "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait before retrying" } };
 

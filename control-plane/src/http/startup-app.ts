@@ -1,7 +1,8 @@
 import Koa from "koa";
 import type { Logger } from "pino";
-import { serviceUnavailable } from "./api-error.ts";
+import { serviceUnavailable } from "../services/service-error.ts";
 import type { AppState } from "./app-state.ts";
+import { errorResponse } from "./middleware/error-response.ts";
 import { requestContext } from "./middleware/request-context.ts";
 
 /**
@@ -12,6 +13,7 @@ import { requestContext } from "./middleware/request-context.ts";
 export function createStartupApp(logger: Logger): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: true });
   app.use(requestContext(logger));
+  app.use(errorResponse());
   app.use((ctx) => {
     if (ctx.method !== "GET" && ctx.method !== "HEAD") throw serviceUnavailable();
     if (ctx.path === "/healthz") {

@@ -2,7 +2,7 @@ import type { Static, TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import { registerFormats } from "@caption/shared/api/formats";
-import { invalidRequest } from "./api-error.ts";
+import { invalidRequest } from "../services/service-error.ts";
 
 registerFormats();
 

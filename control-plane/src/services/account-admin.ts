@@ -1,4 +1,5 @@
 import { monotonicFactory } from "ulid";
+import { isScope, SCOPES, type Scope } from "@caption/shared/api/scopes";
 import { accountBalance, grantCredits } from "@caption/shared/db/credit-ledger";
 import type { Db } from "@caption/shared/db/database";
 import { findAccount, insertAccount } from "../db/account-repository.ts";
@@ -6,7 +7,6 @@ import { insertApiKey, revokeApiKeyByPrefix } from "../db/api-key-repository.ts"
 import { generateApiKey } from "./api-key-secret.ts";
 
 const nextUlid = monotonicFactory();
-export const SCOPES = ["subtitles:write", "subtitles:read"] as const;
 
 export interface CreateKeyInput {
   name: string;
@@ -19,9 +19,9 @@ export interface CreateKeyInput {
 }
 
 /** Creates an account (unless given) with its first grant, and a key shown exactly once. */
-export async function createKey(db: Db, input: CreateKeyInput): Promise<{ api_key: string; account_id: string; key_prefix: string; scopes: string[] }> {
-  const unknown = input.scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
-  if (unknown.length > 0 || input.scopes.length === 0) throw new Error(`scopes must be among ${SCOPES.join(", ")}; got ${input.scopes.join(", ") || "none"}`);
+export async function createKey(db: Db, input: CreateKeyInput): Promise<{ api_key: string; account_id: string; key_prefix: string; scopes: Scope[] }> {
+  const scopes = input.scopes.filter(isScope);
+  if (scopes.length < input.scopes.length || scopes.length === 0) throw new Error(`scopes must be among ${SCOPES.join(", ")}; got ${input.scopes.join(", ") || "none"}`);
   if (!Number.isInteger(input.credits) || input.credits < 0) throw new Error("credits must be a whole number of seconds ≥ 0");
   const generated = generateApiKey();
   return db.transaction().execute(async (trx) => {
@@ -32,9 +32,9 @@ export async function createKey(db: Db, input: CreateKeyInput): Promise<{ api_ke
       accountId = `acct_${nextUlid()}`;
       await insertAccount(trx, { id: accountId, name: input.name, concurrency_limit: input.concurrency, rate_limit_per_minute: input.ratePerMinute });
     }
-    await insertApiKey(trx, { id: `key_${nextUlid()}`, account_id: accountId, name: input.name, prefix: generated.prefix, secret_hash: generated.secretHash, scopes: input.scopes });
+    await insertApiKey(trx, { id: `key_${nextUlid()}`, account_id: accountId, name: input.name, prefix: generated.prefix, secret_hash: generated.secretHash, scopes });
     if (input.credits > 0) await grantCredits(trx, accountId, input.credits, `initial grant for key ${generated.prefix}`);
-    return { api_key: generated.key, account_id: accountId, key_prefix: generated.prefix, scopes: input.scopes };
+    return { api_key: generated.key, account_id: accountId, key_prefix: generated.prefix, scopes };
   });
 }
 

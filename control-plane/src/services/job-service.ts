@@ -3,15 +3,15 @@ import { settleReservation } from "@caption/shared/db/credit-ledger";
 import type { Db } from "@caption/shared/db/database";
 import { findJob, markCanceled } from "../db/job-repository.ts";
 import { countTransition } from "@caption/shared/telemetry/caption-metrics";
-import { notFound } from "../http/api-error.ts";
 import type { ResultLinks } from "../storage/result-links.ts";
 import { presentJob } from "./job-presenter.ts";
+import { notFound } from "./service-error.ts";
 
-export async function getJob(db: Db, links: ResultLinks, baseUrl: string, accountId: string, jobId: string): Promise<Job> {
+export async function getJob(db: Db, links: ResultLinks, baseUrl: string, accountId: string, jobId: string, now: Date): Promise<Job> {
   const row = await findJob(db, accountId, jobId);
   // Another account's job is indistinguishable from a missing one.
   if (!row) throw notFound("job");
-  return presentJob(row, links, baseUrl);
+  return presentJob(row, links, baseUrl, now);
 }
 
 /** Cancels an unfinished job and releases its reservation; a terminal job keeps its state. */

@@ -1,9 +1,9 @@
 import { sql } from "kysely";
 import type { Db } from "@caption/shared/db/database";
-import { invalidRequest } from "../http/api-error.ts";
+import { invalidRequest } from "./service-error.ts";
 
 export interface LanguageSupport {
-  /** Throws 400 when no live worker can transcribe the language. */
+  /** Throws INVALID_REQUEST when no live worker can transcribe the language. */
   assertSupported(language: string): Promise<void>;
 }
 

@@ -9,11 +9,11 @@ import type { Database } from "@caption/shared/db/tables";
 import { countTransition } from "@caption/shared/telemetry/caption-metrics";
 import { findLiveIdempotencyRecord, lockIdempotencyKey, saveIdempotencyRecord } from "../db/idempotency-repository.ts";
 import { insertJob } from "../db/job-repository.ts";
-import { ApiError } from "../http/api-error.ts";
-import type { Principal } from "../http/app-state.ts";
 import type { JobQueue } from "../queue/job-queue.ts";
+import type { Principal } from "./authentication.ts";
 import type { LanguageSupport } from "./language-support.ts";
 import { requestHash } from "./request-hash.ts";
+import { ServiceError } from "./service-error.ts";
 
 const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 // Raised at COMMIT by the jobs_concurrency_limit trigger (see its migration).
@@ -54,7 +54,7 @@ export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promi
       const previous = await findLiveIdempotencyRecord(trx, principal.accountId, idempotencyKey);
       if (previous) {
         if (previous.request_hash !== hash) {
-          throw new ApiError(400, "IDEMPOTENCY_KEY_MISMATCH", "this Idempotency-Key was used with a different request body; use a new key for a new request");
+          throw new ServiceError("IDEMPOTENCY_KEY_MISMATCH", "this Idempotency-Key was used with a different request body; use a new key for a new request");
         }
         return { id: previous.job_id, status: "queued", status_url: deps.statusUrl(previous.job_id), replayed: true };
       }
@@ -62,7 +62,7 @@ export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promi
 
     // A snapshot suffices for "balance positive": the worker re-checks under lock when it reserves.
     const { available } = await accountBalance(trx, principal.accountId);
-    if (available <= 0) throw new ApiError(402, "INSUFFICIENT_CREDITS", "no prepaid seconds are available; add credit to submit jobs");
+    if (available <= 0) throw new ServiceError("INSUFFICIENT_CREDITS", "no prepaid seconds are available; add credit to submit jobs");
 
     const jobId = newJobId();
     await insertJob(trx, {
@@ -99,13 +99,13 @@ export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promi
   return response;
 }
 
-/** Runs the submission transaction; the concurrency trigger's refusal at COMMIT becomes a 429. */
+/** Runs the submission transaction; the concurrency trigger's refusal at COMMIT becomes CONCURRENCY_LIMIT_EXCEEDED. */
 async function inTransaction<T>(db: Db, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   try {
     return await db.transaction().execute(work);
   } catch (error) {
     if ((error as { code?: unknown }).code === CONCURRENCY_LIMIT_SQLSTATE) {
-      throw new ApiError(429, "CONCURRENCY_LIMIT_EXCEEDED", (error as Error).message, { "Retry-After": "5" });
+      throw new ServiceError("CONCURRENCY_LIMIT_EXCEEDED", (error as Error).message, { retryAfterSeconds: 5 });
     }
     throw error;
   }

@@ -6,6 +6,6 @@ import { createS3ResultLinks } from "./s3-result-links.ts";
 import type { UrlSigner } from "./signed-url.ts";
 
 /** Result links for where STORAGE_URL keeps the files: this API's signed /v1/files URLs, or presigned S3 URLs. */
-export function createResultLinks(location: StorageLocation, signer: UrlSigner, env: S3Env): ResultLinks {
-  return location.kind === "local" ? createLocalResultLinks(signer) : createS3ResultLinks(createS3Client(env), location);
+export function createResultLinks(location: StorageLocation, signer: UrlSigner, env: S3Env, now: () => Date): ResultLinks {
+  return location.kind === "local" ? createLocalResultLinks(signer) : createS3ResultLinks(createS3Client(env), location, now);
 }

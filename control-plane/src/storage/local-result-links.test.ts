@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, test } from "node:test";
+import { insertCompletedJob } from "@caption/shared/testing/job-rows";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
 
 let t: TestApi;
@@ -18,15 +19,7 @@ test("with local storage a completed job links to signed /v1/files URLs that exp
   await mkdir(path.join(t.dataDir, "files", id), { recursive: true });
   await writeFile(path.join(t.dataDir, "files", id, "captions.srt"), "1\n00:00:00,000 --> 00:00:01,000\nhello\n");
   const expiresAt = new Date(Date.now() + 3600_000);
-  await t.database.db
-    .insertInto("jobs")
-    .values({
-      id, account_id: accountId, status: "completed", progress: 100, video_url: "https://a.example/b.mp4", preset: "classic", language: null,
-      style: "{}", max_duration_seconds: 600, media: null, resolved_style: null, duration_seconds: 3, billed_seconds: 3,
-      error_code: null, error_message: null, video_key: null, srt_key: `${id}/captions.srt`, transcript_key: null,
-      traceparent: null, started_at: null, finished_at: new Date(), expires_at: expiresAt, files_deleted_at: null,
-    })
-    .execute();
+  await insertCompletedJob(t.database.db, { id, accountId, expiresAt, keys: { video_key: null, transcript_key: null } });
   const { body } = await t.request("GET", `/v1/jobs/${id}`, { key });
   const url = new URL(body.subtitles.srt_url);
   assert.equal(`${url.origin}${url.pathname}`, `${t.url}/v1/files/${id}/captions.srt`);
@@ -46,15 +39,7 @@ test("transcripts download as attachments, the video plays inline, and both say 
   await mkdir(path.join(t.dataDir, "files", id), { recursive: true });
   await writeFile(path.join(t.dataDir, "files", id, "transcript.json"), '{"words":[]}');
   await writeFile(path.join(t.dataDir, "files", id, "captioned.mp4"), "not really a video");
-  await t.database.db
-    .insertInto("jobs")
-    .values({
-      id, account_id: accountId, status: "completed", progress: 100, video_url: "https://a.example/b.mp4", preset: "classic", language: null,
-      style: "{}", max_duration_seconds: 600, media: null, resolved_style: null, duration_seconds: 3, billed_seconds: 3,
-      error_code: null, error_message: null, video_key: `${id}/captioned.mp4`, srt_key: null, transcript_key: `${id}/transcript.json`,
-      traceparent: null, started_at: null, finished_at: new Date(), expires_at: new Date(Date.now() + 3600_000), files_deleted_at: null,
-    })
-    .execute();
+  await insertCompletedJob(t.database.db, { id, accountId, expiresAt: new Date(Date.now() + 3600_000), keys: { srt_key: null } });
   const { body } = await t.request("GET", `/v1/jobs/${id}`, { key });
   const transcript = await fetch(body.subtitles.transcript_url);
   assert.equal(transcript.headers.get("content-disposition"), 'attachment; filename="transcript.json"');

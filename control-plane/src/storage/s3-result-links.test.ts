@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { setTimeout as delay } from "node:timers/promises";
 import { PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { createS3Client } from "@caption/shared/storage/s3-client";
-import { startLoopbackS3, type LoopbackS3 } from "@caption/test/deploy/loopback-s3";
+import { insertCompletedJob } from "@caption/shared/testing/job-rows";
+import { startLoopbackS3, type LoopbackS3 } from "@caption/shared/testing/loopback-s3";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
 
 const FILES = { "captioned.mp4": "video bytes", "captions.srt": "1\n00:00:00,000 --> 00:00:01,000\nhello\n", "transcript.json": '{"words":[]}' };
@@ -13,12 +13,14 @@ let client: S3Client;
 let t: TestApi;
 let key: string;
 let accountId: string;
+/** The API's clock: the real one unless a test sets it. */
+let clock: Date | undefined;
 before(async () => {
   s3 = await startLoopbackS3();
   // Credentials reach the SDK the standard way, through its environment provider.
   Object.assign(process.env, { AWS_ACCESS_KEY_ID: s3.env.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: s3.env.AWS_SECRET_ACCESS_KEY });
   client = createS3Client(s3.env);
-  t = await startTestApi({ STORAGE_URL: `s3://${s3.bucket}/tenant-a`, AWS_ENDPOINT_URL_S3: s3.env.AWS_ENDPOINT_URL_S3, AWS_REGION: s3.env.AWS_REGION });
+  t = await startTestApi({ STORAGE_URL: `s3://${s3.bucket}/tenant-a`, AWS_ENDPOINT_URL_S3: s3.env.AWS_ENDPOINT_URL_S3, AWS_REGION: s3.env.AWS_REGION }, { now: () => clock ?? new Date() });
   ({ api_key: key, account_id: accountId } = await t.createKey());
 });
 after(async () => {
@@ -31,15 +33,7 @@ async function completedJob(id: string, expiresAt: Date) {
   for (const [name, body] of Object.entries(FILES)) {
     await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `tenant-a/${id}/${name}`, Body: body }));
   }
-  await t.database.db
-    .insertInto("jobs")
-    .values({
-      id, account_id: accountId, status: "completed", progress: 100, video_url: "https://a.example/b.mp4", preset: "classic", language: null,
-      style: "{}", max_duration_seconds: 600, media: null, resolved_style: null, duration_seconds: 3, billed_seconds: 3,
-      error_code: null, error_message: null, video_key: `${id}/captioned.mp4`, srt_key: `${id}/captions.srt`, transcript_key: `${id}/transcript.json`,
-      traceparent: null, started_at: null, finished_at: new Date(), expires_at: expiresAt, files_deleted_at: null,
-    })
-    .execute();
+  await insertCompletedJob(t.database.db, { id, accountId, expiresAt });
 }
 
 /** When a SigV4 presigned URL stops working: X-Amz-Date + X-Amz-Expires. */
@@ -69,13 +63,21 @@ test("an S3-backed completed job links to presigned object URLs that expire at e
 });
 
 test("a link stops working when the job's files expire", async () => {
-  const expiresAt = new Date(Date.now() + 2500);
-  await completedJob("job_s3_expiring", expiresAt);
-  const { body } = await t.request("GET", "/v1/jobs/job_s3_expiring", { key });
-  const url: string = body.subtitles.srt_url;
-  assert.equal((await fetch(url)).status, 200);
-  await delay(Math.max(0, expiresAt.getTime() - Date.now()) + 1100);
-  assert.equal((await fetch(url)).status, 403);
-  const after = await t.request("GET", "/v1/jobs/job_s3_expiring", { key });
-  assert.equal(after.body.subtitles.srt_url, null);
+  // Signed ten minutes ago for files that expired 2.5 s later: the store refuses it now, with no wait.
+  clock = new Date(Date.now() - 600_000);
+  try {
+    const expiresAt = new Date(clock.getTime() + 2500);
+    await completedJob("job_s3_expiring", expiresAt);
+    const { body } = await t.request("GET", "/v1/jobs/job_s3_expiring", { key });
+    const url: string = body.subtitles.srt_url;
+    assert.ok(presignedExpiry(url).getTime() <= expiresAt.getTime(), url);
+    const refused = await fetch(url);
+    assert.equal(refused.status, 403);
+    assert.match(await refused.text(), /Request has expired/);
+    clock = new Date(expiresAt.getTime() + 1);
+    const after = await t.request("GET", "/v1/jobs/job_s3_expiring", { key });
+    assert.equal(after.body.subtitles.srt_url, null);
+  } finally {
+    clock = undefined;
+  }
 });

@@ -11,7 +11,7 @@ const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
  * expire at the job's `expires_at` (or earlier, when the signing credentials are temporary ones that
  * run out first, as with IRSA/STS).
  */
-export function createS3ResultLinks(client: S3Client, location: { bucket: string; prefix: string }, now: () => Date = () => new Date()): ResultLinks {
+export function createS3ResultLinks(client: S3Client, location: { bucket: string; prefix: string }, now: () => Date): ResultLinks {
   return {
     async url(key, expiresAt) {
       // SigV4 dates have whole seconds: sign at the current whole second and round the lifetime down,

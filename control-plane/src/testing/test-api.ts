@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { parseEnv } from "@caption/shared/config/env";
-import { apiRequest, type ApiRequestOptions, type ApiResponse } from "@caption/test/support/api-request";
-import { createTestDatabase, type TestDatabase } from "@caption/test/support/test-database";
+import { apiRequest, type ApiRequestOptions, type ApiResponse } from "./api-request.ts";
+import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { startApiServer, type ApiServer } from "../api-server.ts";
 import { createKey, type CreateKeyInput } from "../services/account-admin.ts";
 
@@ -19,12 +19,12 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-/** A real API server on loopback over a fresh database of its own. */
-export async function startTestApi(envOverrides: Record<string, string> = {}): Promise<TestApi> {
+/** A real API server on loopback over a fresh database of its own; `now` replaces its clock. */
+export async function startTestApi(envOverrides: Record<string, string> = {}, options: { now?: () => Date } = {}): Promise<TestApi> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), "caption-api-"));
   const env = parseEnv({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "silent", ...envOverrides });
-  const api = await startApiServer(env, database.url, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }), { metrics: { port: 0, host: "127.0.0.1" } });
+  const api = await startApiServer(env, database.url, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }), { metrics: { port: 0, host: "127.0.0.1" }, now: options.now });
   return {
     url: api.url,
     database,

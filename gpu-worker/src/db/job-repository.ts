@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { JobStatus } from "@caption/shared/api/job";
+import { ACTIVE_STATUSES, type JobStatus } from "@caption/shared/api/job";
 import type { DbOrTrx } from "@caption/shared/db/database";
 import type { JobRow } from "@caption/shared/db/tables";
 import type { JobErrorCode } from "@caption/shared/errors/codes";
@@ -7,7 +7,6 @@ import type { JobErrorCode } from "@caption/shared/errors/codes";
 // The worker's queries on job rows, as plain functions over a connection or a transaction: the
 // caller owns the transaction (pipeline/job-transitions.ts locks, decides and counts around them).
 
-const RUNNING: JobStatus[] = ["queued", "ingesting", "transcribing", "rendering"];
 const now = sql<Date>`now()`;
 
 export async function loadJob(db: DbOrTrx, jobId: string): Promise<JobRow | undefined> {
@@ -34,7 +33,7 @@ export async function advanceRunningJob(db: DbOrTrx, jobId: string, update: { st
       started_at: sql<Date>`coalesce(${eb.ref("started_at")}, now())`,
     }))
     .where("id", "=", jobId)
-    .where("status", "in", RUNNING)
+    .where("status", "in", ACTIVE_STATUSES)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -103,7 +102,7 @@ export async function markFailed(db: DbOrTrx, jobId: string, code: JobErrorCode,
 
 /** Puts a running job back in the queue. False when the job is no longer running. */
 export async function requeueRunningJob(db: DbOrTrx, jobId: string): Promise<boolean> {
-  const result = await db.updateTable("jobs").set({ status: "queued", updated_at: now }).where("id", "=", jobId).where("status", "in", RUNNING).executeTakeFirst();
+  const result = await db.updateTable("jobs").set({ status: "queued", updated_at: now }).where("id", "=", jobId).where("status", "in", ACTIVE_STATUSES).executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 

@@ -1,9 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "pino";
+import { isTerminal } from "@caption/shared/api/job";
 import type { Transcript } from "@caption/shared/api/transcript";
-import type { PresetId } from "@caption/shared/api/preset";
-import type { Style } from "@caption/shared/api/style";
 import type { Db } from "@caption/shared/db/database";
 import { retryWhileDatabaseUnavailable } from "@caption/shared/db/database-retry";
 import { JobFailure } from "@caption/shared/errors/codes";
@@ -80,7 +79,7 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
     throw error;
   };
   const job = await persist(() => loadJob(deps.db, jobId)).catch(couldNotStart);
-  if (!job || job.status === "completed" || job.status === "failed" || job.status === "canceled") {
+  if (!job || isTerminal(job.status)) {
     log.info({ status: job?.status }, "job is not runnable; skipping");
     return;
   }
@@ -121,7 +120,7 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
       if (media.durationSeconds > job.max_duration_seconds) {
         throw new JobFailure("DURATION_LIMIT_EXCEEDED", `the video is ${media.durationSeconds.toFixed(2)} s long, above max_duration_seconds ${job.max_duration_seconds}`);
       }
-      const style = resolveStyle({ preset: job.preset as PresetId, style: job.style as Style, video: { width: media.width, height: media.height } });
+      const style = resolveStyle({ preset: job.preset, style: job.style, video: { width: media.width, height: media.height } });
       await recordInspection(deps.db, jobId, { media, durationSeconds: media.durationSeconds, resolvedStyle: style, source: download });
       const seconds = Math.ceil(media.durationSeconds);
       const reservation = await reserveForJob(deps.db, jobId, seconds);

@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import pino from "pino";
-import { insertCompletedJob } from "@caption/test/support/job-rows";
-import { createTestDatabase, type TestDatabase } from "@caption/test/support/test-database";
+import { insertCompletedJob } from "@caption/shared/testing/job-rows";
+import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { createLocalResultStore } from "../storage/local-result-store.ts";
 import { expireResultFiles } from "./expire-files.ts";
 

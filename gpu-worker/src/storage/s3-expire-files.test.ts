@@ -6,9 +6,9 @@ import { after, before, test } from "node:test";
 import pino from "pino";
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { createS3Client } from "@caption/shared/storage/s3-client";
-import { insertCompletedJob } from "@caption/test/support/job-rows";
-import { createTestDatabase, type TestDatabase } from "@caption/test/support/test-database";
-import { startLoopbackS3, type LoopbackS3 } from "@caption/test/deploy/loopback-s3";
+import { insertCompletedJob } from "@caption/shared/testing/job-rows";
+import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
+import { startLoopbackS3, type LoopbackS3 } from "@caption/shared/testing/loopback-s3";
 import { expireResultFiles } from "../runtime/expire-files.ts";
 import { createResultStore } from "./create-result-store.ts";
 

@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import { GetObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { createS3Client } from "@caption/shared/storage/s3-client";
-import { startLoopbackS3, type LoopbackS3 } from "@caption/test/deploy/loopback-s3";
+import { startLoopbackS3, type LoopbackS3 } from "@caption/shared/testing/loopback-s3";
 import { createResultStore } from "./create-result-store.ts";
 import type { ResultStore } from "./result-store.ts";
 

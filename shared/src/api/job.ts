@@ -1,10 +1,14 @@
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { LiteralUnion } from "./style.ts";
 
-export const JOB_STATUSES = ["queued", "ingesting", "transcribing", "rendering", "completed", "failed", "canceled"] as const;
+/** A job in one of these is unfinished: it holds one of its account's concurrency slots, and a worker may move it on. */
+export const ACTIVE_STATUSES = ["queued", "ingesting", "transcribing", "rendering"] as const;
+/** Clients stop polling here; nothing moves a job out of these. */
+export const TERMINAL_STATUSES = ["completed", "failed", "canceled"] as const;
+export const JOB_STATUSES = [...ACTIVE_STATUSES, ...TERMINAL_STATUSES] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
-export const TERMINAL_STATUSES: ReadonlySet<JobStatus> = new Set(["completed", "failed", "canceled"]);
-export const isTerminal = (status: JobStatus): boolean => TERMINAL_STATUSES.has(status);
+const terminal: ReadonlySet<JobStatus> = new Set(TERMINAL_STATUSES);
+export const isTerminal = (status: JobStatus): boolean => terminal.has(status);
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 

@@ -3,7 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
 import pg from "pg";
 import pino from "pino";
-import { createTestDatabase, type TestDatabase } from "@caption/test/support/test-database";
+import { createTestDatabase, type TestDatabase } from "../testing/test-database.ts";
 import { startQueueClient } from "../jobs/queue-client.ts";
 import { createDatabase, poolConfig } from "./database.ts";
 import { isDatabaseUnavailable } from "./database-errors.ts";

@@ -1,11 +1,11 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import type { Kysely } from "kysely";
 import { FileMigrationProvider, Migrator, type MigrationResultSet } from "kysely/migration";
+import type { Db } from "./database.ts";
 
 const MIGRATIONS_DIR = path.join(import.meta.dirname, "migrations");
 
-export function createMigrator(db: Kysely<unknown>): Migrator {
+function createMigrator(db: Db): Migrator {
   return new Migrator({
     db,
     provider: new FileMigrationProvider({ fs, path, migrationFolder: MIGRATIONS_DIR }),
@@ -14,14 +14,14 @@ export function createMigrator(db: Kysely<unknown>): Migrator {
   });
 }
 
-export async function migrateToLatest(db: Kysely<unknown>): Promise<MigrationResultSet> {
+export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
   const result = await createMigrator(db).migrateToLatest();
   if (result.error) throw result.error instanceof Error ? result.error : new Error(String(result.error));
   return result;
 }
 
 /** True when every migration file has been applied (readiness check). */
-export async function migrationsApplied(db: Kysely<unknown>): Promise<boolean> {
+export async function migrationsApplied(db: Db): Promise<boolean> {
   const migrations = await createMigrator(db).getMigrations();
   return migrations.every((m) => m.executedAt !== undefined);
 }

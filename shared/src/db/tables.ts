@@ -1,8 +1,14 @@
 import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
 import type { JobStatus } from "../api/job.ts";
+import type { PresetId } from "../api/preset.ts";
+import type { Scope } from "../api/scopes.ts";
+import type { Style } from "../api/style.ts";
+import type { JobErrorCode } from "../errors/codes.ts";
+import type { ResolvedStyle } from "../style/resolved-style.ts";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+// jsonb: read back parsed, written as JSON text.
 type Json<T> = ColumnType<T, string, string>;
 type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
 
@@ -22,7 +28,7 @@ export interface ApiKeysTable {
   prefix: string;
   /** SHA-256 (hex) of the whole key; the key itself is never stored. */
   secret_hash: string;
-  scopes: string[];
+  scopes: Scope[];
   created_at: Timestamp;
   revoked_at: NullableTimestamp;
 }
@@ -33,20 +39,21 @@ export interface JobsTable {
   status: JobStatus;
   progress: Generated<number>;
   video_url: string;
-  preset: string;
+  preset: PresetId;
   language: string | null;
-  style: Json<Record<string, unknown>>;
+  /** As the client sent it; the preset fills in the rest. */
+  style: Json<Style>;
   max_duration_seconds: number;
-  /** Filled by the worker after inspection. */
+  /** Filled by the worker after inspection: what ffprobe found (the worker's MediaInfo), and the style it renders with. */
   media: NullableJson<Record<string, unknown>>;
-  resolved_style: NullableJson<Record<string, unknown>>;
+  resolved_style: NullableJson<ResolvedStyle>;
   duration_seconds: number | null;
   /** sha256 (hex) and size of the downloaded video at its first inspection; a retry must see the same bytes. */
   source_sha256: string | null;
   source_bytes: number | null;
   reserved_seconds: Generated<number>;
   billed_seconds: Generated<number>;
-  error_code: string | null;
+  error_code: JobErrorCode | null;
   error_message: string | null;
   video_key: string | null;
   srt_key: string | null;

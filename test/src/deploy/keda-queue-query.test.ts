@@ -7,7 +7,7 @@ import { PgBoss } from "pg-boss";
 import { parse } from "yaml";
 import { ensureQueues, PGBOSS_SCHEMA, QUEUES } from "@caption/shared/jobs/catalog";
 import { REPO_ROOT } from "../fixtures/repo-paths.ts";
-import { createTestDatabase, type TestDatabase } from "../support/test-database.ts";
+import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 
 const values = parse(readFileSync(path.join(REPO_ROOT, "helm", "caption-service", "values.yaml"), "utf8")) as { worker: { keda: { query: string } } };
 const QUERY = values.worker.keda.query;

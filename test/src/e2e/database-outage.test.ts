@@ -8,7 +8,7 @@ import { createDatabase, type Db } from "@caption/shared/db/database";
 import { createKey } from "../../../control-plane/src/services/account-admin.ts";
 import { startTestHttpsServer, type TestHttpsServer } from "../../../gpu-worker/src/testing/https-server.ts";
 import { makeSpeechVideo } from "../../../gpu-worker/src/testing/speech-video.ts";
-import { apiRequest, type ApiRequestOptions, type ApiResponse } from "../support/api-request.ts";
+import { apiRequest, type ApiRequestOptions, type ApiResponse } from "../../../control-plane/src/testing/api-request.ts";
 import { startRestartablePostgres, type RestartablePostgres } from "../support/restartable-postgres.ts";
 import { spawnService, type LogEntry, type ServiceProcess } from "../support/service-process.ts";
 

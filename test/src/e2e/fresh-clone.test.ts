@@ -12,7 +12,7 @@ import { probeMedia } from "../../../gpu-worker/src/media/ffprobe.ts";
 import { REPO_ROOT } from "../fixtures/repo-paths.ts";
 import { startTestHttpsServer, type TestHttpsServer } from "../../../gpu-worker/src/testing/https-server.ts";
 import { makeSpeechVideo } from "../../../gpu-worker/src/testing/speech-video.ts";
-import { apiRequest } from "../support/api-request.ts";
+import { apiRequest } from "../../../control-plane/src/testing/api-request.ts";
 import { copyRepositoryToPrivateHome, newcomerEnv, npm, npmStart, type StartedService } from "../support/fresh-clone.ts";
 
 const asRoot = process.getuid?.() === 0;

@@ -22,7 +22,7 @@ export interface ServiceProcess {
   stop(): Promise<number | NodeJS.Signals>;
 }
 
-export const ENTRY_POINTS = { api: "control-plane/src/main.ts", worker: "gpu-worker/src/cli/worker.ts", embedded: "scripts/embedded.ts" } as const;
+export const ENTRY_POINTS = { api: "control-plane/src/cli/api.ts", worker: "gpu-worker/src/cli/worker.ts", embedded: "scripts/embedded.ts" } as const;
 
 export function spawnService(entry: keyof typeof ENTRY_POINTS, env: Record<string, string>, options: { detached?: boolean } = {}): ServiceProcess {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: "0", HOST: "127.0.0.1", METRICS_PORT: "0", LOG_LEVEL: "info", ...env };

@@ -7,8 +7,8 @@ import type { Job } from "@caption/shared/api/job";
 import { startApiServer, type ApiServer } from "../../../control-plane/src/api-server.ts";
 import { createKey, type CreateKeyInput } from "../../../control-plane/src/services/account-admin.ts";
 import { startCaptionWorker, type CaptionWorker } from "../../../gpu-worker/src/runtime/caption-worker.ts";
-import { apiRequest, type ApiResponse } from "./api-request.ts";
-import { createTestDatabase, type TestDatabase } from "./test-database.ts";
+import { apiRequest, type ApiResponse } from "../../../control-plane/src/testing/api-request.ts";
+import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 
 export interface TestService {
   url: string;

@@ -1,22 +1,22 @@
 import path from "node:path";
 import type Router from "@koa/router";
 import send from "send";
-import { ApiError, notFound } from "../api-error.ts";
 import type { AppState } from "../app-state.ts";
 import { contentDisposition } from "../../storage/download-headers.ts";
 import type { UrlSigner } from "../../storage/signed-url.ts";
+import { notFound, ServiceError } from "../../services/service-error.ts";
 
 const SEGMENT = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /** Result downloads from local storage at capability URLs: no API key, signature and expiry checked, Range supported. */
-export function fileRoutes(router: Router<AppState>, root: string, signer: UrlSigner): void {
+export function fileRoutes(router: Router<AppState>, root: string, signer: UrlSigner, now: () => Date): void {
   router.get("/v1/files/:job/:name", async (ctx) => {
     const { job = "", name = "" } = ctx.params;
     if (!SEGMENT.test(job) || !SEGMENT.test(name) || name.startsWith(".")) throw notFound("file");
     const key = `${job}/${name}`;
     const expires = typeof ctx.query.expires === "string" ? ctx.query.expires : undefined;
     const signature = typeof ctx.query.signature === "string" ? ctx.query.signature : undefined;
-    if (!signer.verify(key, expires, signature)) throw new ApiError(403, "LINK_EXPIRED_OR_INVALID", "this download link is invalid or has expired; fetch the job again for fresh links");
+    if (!signer.verify(key, expires, signature, now())) throw new ServiceError("LINK_EXPIRED_OR_INVALID", "this download link is invalid or has expired; fetch the job again for fresh links");
     // Koa starts every response at 404; send only sets the status for ranges and errors.
     ctx.status = 200;
     await new Promise<void>((resolve, reject) => {

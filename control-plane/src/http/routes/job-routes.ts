@@ -5,9 +5,10 @@ import { SubmissionRequestSchema } from "@caption/shared/api/submission";
 import { cancelJob, getJob } from "../../services/job-service.ts";
 import { submitJob } from "../../services/submission-service.ts";
 import { getUsage } from "../../services/usage-service.ts";
-import { invalidRequest } from "../api-error.ts";
 import type { AppDeps } from "../app-deps.ts";
-import type { AppState, Principal } from "../app-state.ts";
+import type { Principal } from "../../services/authentication.ts";
+import { invalidRequest } from "../../services/service-error.ts";
+import type { AppState } from "../app-state.ts";
 import { baseUrlOf } from "../base-url.ts";
 import { authenticate } from "../middleware/authenticate.ts";
 import { createValidator } from "../validation.ts";
@@ -23,8 +24,8 @@ const principalOf = (state: AppState): Principal => {
 
 /** The authenticated job API: submit, poll, cancel, usage. */
 export function jobRoutes(router: Router<AppState>, deps: AppDeps): void {
-  const write = authenticate(deps.db, "subtitles:write");
-  const read = authenticate(deps.db, "subtitles:read");
+  const write = authenticate(deps.db, "subtitles:write", deps.now);
+  const read = authenticate(deps.db, "subtitles:read", deps.now);
   const json = bodyParser({ enableTypes: ["json"], jsonLimit: "64kb", encoding: "utf-8",
     onError: () => {
       throw invalidRequest("request body must be a JSON object");
@@ -50,7 +51,7 @@ export function jobRoutes(router: Router<AppState>, deps: AppDeps): void {
   });
 
   router.get("/v1/jobs/:id", read, async (ctx) => {
-    const job = await getJob(deps.db, deps.resultLinks, baseUrlOf(ctx, deps.publicBaseUrl), principalOf(ctx.state).accountId, ctx.params.id ?? "");
+    const job = await getJob(deps.db, deps.resultLinks, baseUrlOf(ctx, deps.publicBaseUrl), principalOf(ctx.state).accountId, ctx.params.id ?? "", deps.now());
     if (!isTerminal(job.status)) ctx.set("Retry-After", POLL_SECONDS);
     ctx.set("Cache-Control", "no-store");
     ctx.body = job;

@@ -1,7 +1,7 @@
 import type Router from "@koa/router";
 import { PRESETS } from "@caption/shared/presets/catalog";
 import { migrationsApplied } from "@caption/shared/db/migrator";
-import { sql, type Kysely } from "kysely";
+import { sql } from "kysely";
 import type { AppDeps } from "../app-deps.ts";
 import type { AppState } from "../app-state.ts";
 import { buildOpenApiDocument } from "../openapi.ts";
@@ -23,7 +23,7 @@ export function publicRoutes(router: Router<AppState>, deps: AppDeps): void {
   router.get("/readyz", async (ctx) => {
     try {
       await sql`SELECT 1`.execute(deps.db);
-      const migrated = await migrationsApplied(deps.db as unknown as Kysely<unknown>);
+      const migrated = await migrationsApplied(deps.db);
       ctx.status = migrated ? 200 : 503;
       ctx.body = { status: migrated ? "ready" : "migrations pending" };
     } catch (error) {

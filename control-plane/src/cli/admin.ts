@@ -4,7 +4,6 @@
 import { parseArgs } from "node:util";
 import pino from "pino";
 import { parseEnv } from "@caption/shared/config/env";
-import type { Kysely } from "kysely";
 import { createDatabase } from "@caption/shared/db/database";
 import { migrateToLatest } from "@caption/shared/db/migrator";
 import { locateDatabase } from "../db/connect.ts";
@@ -54,7 +53,7 @@ const logger = pino({ level: process.env.LOG_LEVEL ?? "warn" }, pino.destination
 const location = await locateDatabase(parseEnv(), logger);
 const db = createDatabase(location.url, { max: 2, applicationName: "caption-admin" });
 try {
-  await migrateToLatest(db as unknown as Kysely<unknown>);
+  await migrateToLatest(db);
   const result = await (async () => {
     switch (command) {
       case "keys:create":

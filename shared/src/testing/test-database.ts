@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import pg from "pg";
-import type { Database } from "@caption/shared/db/tables";
-import { createDatabase } from "@caption/shared/db/database";
-import { migrateToLatest } from "@caption/shared/db/migrator";
+import type { Database } from "../db/tables.ts";
+import { createDatabase } from "../db/database.ts";
+import { migrateToLatest } from "../db/migrator.ts";
 
 export interface TestDatabase {
   url: string;
@@ -27,7 +27,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = new URL(adminUrl());
   url.pathname = `/${name}`;
   const db = createDatabase(url.href, { max: 10, applicationName: "caption-test" });
-  await migrateToLatest(db as Kysely<unknown>);
+  await migrateToLatest(db);
   return {
     url: url.href,
     db,

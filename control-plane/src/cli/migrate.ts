@@ -1,11 +1,10 @@
 // `npm run migrate`: applies pending migrations to DATABASE_URL (or the embedded database).
-import type { Kysely } from "kysely";
 import pino from "pino";
 import { parseEnv } from "@caption/shared/config/env";
 import { createDatabase } from "@caption/shared/db/database";
 import { waitForDatabase } from "@caption/shared/db/database-retry";
 import { migrateToLatest } from "@caption/shared/db/migrator";
-import { locateDatabase } from "./connect.ts";
+import { locateDatabase } from "../db/connect.ts";
 
 const logger = pino({ level: "info" }, pino.destination(2));
 const env = parseEnv();
@@ -13,7 +12,7 @@ const location = await locateDatabase(env, logger);
 const db = createDatabase(location.url, { max: 1, applicationName: "caption-migrate" });
 try {
   // A migration job may start before its database (Helm's pre-install hook): wait as the API does.
-  const { results = [] } = await waitForDatabase(() => migrateToLatest(db as unknown as Kysely<unknown>), { timeoutSeconds: env.DATABASE_STARTUP_TIMEOUT_SECONDS, logger });
+  const { results = [] } = await waitForDatabase(() => migrateToLatest(db), { timeoutSeconds: env.DATABASE_STARTUP_TIMEOUT_SECONDS, logger });
   logger.info({ applied: results.map((r) => r.migrationName) }, "migrations applied");
 } finally {
   await db.destroy();

@@ -1,0 +1,71 @@
+import type { Middleware } from "koa";
+import { isDatabaseUnavailable } from "@caption/shared/db/database-errors";
+import type { ApiErrorCode } from "@caption/shared/errors/codes";
+import { ServiceError, serviceUnavailable } from "../../services/service-error.ts";
+import type { AppState } from "../app-state.ts";
+
+const STATUS: Record<ApiErrorCode, number> = {
+  INVALID_REQUEST: 400,
+  IDEMPOTENCY_KEY_MISMATCH: 400,
+  UNAUTHORIZED: 401,
+  INSUFFICIENT_SCOPE: 401,
+  INSUFFICIENT_CREDITS: 402,
+  LINK_EXPIRED_OR_INVALID: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RANGE_NOT_SATISFIABLE: 416,
+  RATE_LIMITED: 429,
+  CONCURRENCY_LIMIT_EXCEEDED: 429,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL_ERROR: 500,
+};
+
+// Koa's own 4xx errors (body parsing, routing, send) by status; any other 4xx is INVALID_REQUEST.
+const CODE_OF_STATUS: Partial<Record<number, ApiErrorCode>> = { 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED", 413: "PAYLOAD_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE", 416: "RANGE_NOT_SATISFIABLE" };
+
+interface ErrorResponse {
+  status: number;
+  code: ApiErrorCode;
+  message: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Maps every error to the spec's error body `{error:{code,message,request_id}}` with its status and
+ * headers. 5xx messages stay generic; the details go to the log.
+ */
+export function errorResponse(): Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      const response = toErrorResponse(error);
+      // An outage answered with 503 is expected and logged as a warning; anything else 5xx is a defect.
+      if (response.status === 503) ctx.state.log.warn({ cause: (error as Error).message }, "request failed: service unavailable");
+      else if (response.status >= 500) ctx.state.log.error({ err: error }, "request failed");
+      ctx.status = response.status;
+      ctx.set(response.headers);
+      ctx.body = { error: { code: response.code, message: response.message, request_id: ctx.state.requestId } };
+    }
+  };
+}
+
+function toErrorResponse(error: unknown): ErrorResponse {
+  if (error instanceof ServiceError) return fromServiceError(error);
+  const status = (error as { status?: unknown }).status;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    return { status, code: CODE_OF_STATUS[status] ?? "INVALID_REQUEST", message: (error as Error).message, headers: {} };
+  }
+  if (isDatabaseUnavailable(error)) return fromServiceError(serviceUnavailable());
+  return fromServiceError(new ServiceError("INTERNAL_ERROR", "internal error"));
+}
+
+function fromServiceError({ code, message, details }: ServiceError): ErrorResponse {
+  const headers: Record<string, string> = {};
+  if (code === "UNAUTHORIZED") headers["WWW-Authenticate"] = 'Bearer realm="captions"';
+  if (code === "INSUFFICIENT_SCOPE") headers["WWW-Authenticate"] = `Bearer error="insufficient_scope", scope="${details.requiredScope}"`;
+  if (details.retryAfterSeconds !== undefined) headers["Retry-After"] = String(details.retryAfterSeconds);
+  return { status: STATUS[code], code, message, headers };
+}
