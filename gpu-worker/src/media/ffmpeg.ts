@@ -122,7 +122,8 @@ function launch(
   }
 
   const done = subprocess.then((result) => {
-    // canceled: stopped through `signal` (ffmpeg ends on SIGTERM by itself, with exit code 255; a `signal` here means it took SIGKILL).
+    // `canceled`: stopped through the abort signal. ffmpeg handles SIGTERM and exits with code 255; a
+    // non-null `signal` means the process was killed outright (SIGKILL after the grace, or by someone else).
     logger?.debug({ binary, pid: subprocess.pid, exit_code: result.exitCode ?? null, signal: result.signal ?? null, canceled: result.isCanceled }, `${binary} exited`);
     if (signal?.aborted) throw abortReason(signal);
     if (internal.signal.aborted) throw callbackError ?? internal.signal.reason;

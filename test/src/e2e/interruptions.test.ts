@@ -162,7 +162,7 @@ describe("workers that stop mid-job", () => {
     const busy = await service.waitForJob(key, body.id, (j) => j.status === "rendering" || j.status === "completed" || j.status === "failed", 120_000);
     assert.equal(busy.status, "rendering");
     leaving.child.kill("SIGTERM");
-    assert.equal(await leaving.exited, 0, "a graceful stop exits cleanly");
+    assert.equal(await leaving.exited, 0, `a graceful stop exits cleanly; stderr:\n${leaving.stderr()}`);
     // The grace period bounded the stop, not the job: the worker gave up waiting and handed the job back.
     assert.ok(leaving.lines.some((entry) => entry.msg === "grace period over; releasing running jobs for retry"), "the grace period ran out");
     assert.ok(!descendantProcesses(process.pid).some((p) => p.name === "ffmpeg"), "its ffmpeg is gone");
