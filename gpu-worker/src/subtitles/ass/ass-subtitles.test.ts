@@ -8,7 +8,7 @@ import { skiaFontMeasure } from "../../render/font-measure.ts";
 import { buildCues, type Cue } from "../../render/cue-builder.ts";
 import { assSubtitles } from "./ass-subtitles.ts";
 import { assFontSize, WIN_METRICS_EM } from "./ass-fonts.ts";
-import { alphaByte, assEscape, assNumber, assStyleColor, assTagAlpha, assTagColor, assTime, centiseconds } from "./ass-format.ts";
+import { alphaByte, assNumber, assStyleColor, centiseconds } from "./ass-format.ts";
 
 const PORTRAIT = { width: 1080, height: 1920 };
 
@@ -58,32 +58,6 @@ function csOf(time: string): number {
   const [h, m, s] = time.split(":");
   return Number(h) * 360_000 + Number(m) * 6_000 + Math.round(Number(s) * 100);
 }
-
-test("ASS times are h:mm:ss.cc of centiseconds, every instant rounded the same way", () => {
-  assert.equal(assTime(0), "0:00:00.00");
-  assert.equal(assTime(centiseconds(1.006)), "0:00:01.01");
-  assert.equal(assTime(centiseconds(1.004)), "0:00:01.00");
-  assert.equal(assTime(centiseconds(3661.234)), "1:01:01.23");
-  assert.equal(assTime(centiseconds(59.999)), "0:01:00.00");
-  assert.equal(centiseconds(-0.2), 0);
-});
-
-test("colours are &HAABBGGRR with ASS alpha, 00 opaque", () => {
-  assert.equal(assStyleColor("#FFD400"), "&H0000D4FF");
-  assert.equal(assStyleColor("#7c3aed", alphaByte(0.6)), "&H66ED3A7C");
-  assert.equal(assTagColor("#FF2D2D"), "&H2D2DFF&");
-  assert.equal(assTagAlpha(alphaByte(0)), "&HFF&");
-  assert.equal(assTagAlpha(alphaByte(1)), "&H00&");
-  assert.throws(() => assStyleColor("#FFF"), RangeError);
-});
-
-test("dialogue text is escaped: braces, backslashes and line breaks stay text", () => {
-  assert.equal(assEscape("a{b}c"), "a\\{b\\}c");
-  assert.equal(assEscape("C:\\New"), "C:\\\u2060New");
-  assert.equal(assEscape("one\ntwo\r\nthree"), "one\\Ntwo\\Nthree");
-  assert.equal(assNumber(-0.001), "0");
-  assert.equal(assNumber(138.7345), "138.73");
-});
 
 test("the script plays at the video size, keeps our line breaks and scales borders with it", () => {
   const { info } = parseScript(assSubtitles([], styleOf("classic", {}, { width: 1280, height: 720 })));
