@@ -6,9 +6,8 @@ import { exitOnStartupFailure } from "@caption/shared/runtime/startup-failure";
 import { onShutdownSignals } from "@caption/shared/runtime/shutdown-signals";
 import { startTelemetry } from "@caption/shared/telemetry/telemetry";
 import { telemetryOptionsFromEnv } from "@caption/shared/telemetry/telemetry-env";
-import { startApiServer } from "../control-plane/src/api-server.ts";
-import { locateDatabase } from "../control-plane/src/db/connect.ts";
-import { startCaptionWorker } from "../gpu-worker/src/runtime/caption-worker.ts";
+import { startApiServer, locateDatabase } from "@caption/control-plane";
+import { startCaptionWorker } from "@caption/gpu-worker";
 
 const env = parseEnv();
 const logger = createLogger(env.LOG_LEVEL, "caption-service");

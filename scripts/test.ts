@@ -4,8 +4,8 @@ import { spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import pino from "pino";
-import { startEmbeddedPostgres } from "../control-plane/src/db/embedded-postgres.ts";
-import { ensureTestCa } from "../gpu-worker/src/testing/test-ca.ts";
+import { startEmbeddedPostgres } from "@caption/control-plane";
+import { ensureTestCa } from "@caption/gpu-worker/testing";
 
 const root = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);

@@ -5,8 +5,8 @@ import { chmod, mkdtemp, open, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createCliLogger } from "@caption/shared/runtime/logger";
-import { REPO_ROOT } from "@caption/test/fixtures/repo-paths";
-import { startEmbeddedPostgres } from "../../control-plane/src/db/embedded-postgres.ts";
+import { REPO_ROOT } from "./repo-root.ts";
+import { startEmbeddedPostgres } from "@caption/control-plane";
 
 const READY_TIMEOUT_MS = 120_000;
 const LOG_POLL_MS = 100;

@@ -3,8 +3,7 @@
 // benchmark that holds its stdin open goes away.
 import { parseEnv } from "@caption/shared/config/env";
 import { createLogger } from "@caption/shared/runtime/logger";
-import { startApiServer } from "../../../control-plane/src/api-server.ts";
-import { startEmbeddedPostgres } from "../../../control-plane/src/db/embedded-postgres.ts";
+import { startApiServer, startEmbeddedPostgres } from "@caption/control-plane";
 
 const env = parseEnv();
 const logger = createLogger(env.LOG_LEVEL, "caption-api");

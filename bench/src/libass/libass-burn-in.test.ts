@@ -4,12 +4,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
-import { runFfmpeg, runFfprobe, type FfmpegProgress } from "../../../gpu-worker/src/media/ffmpeg.ts";
-import { X264_ENCODER } from "../../../gpu-worker/src/media/h264-encoder.ts";
-import { assSubtitles } from "../../../gpu-worker/src/subtitles/ass/ass-subtitles.ts";
-import { linkBundledFonts } from "../../../gpu-worker/src/subtitles/ass/ass-fonts.ts";
+import { runFfmpeg, runFfprobe, type FfmpegProgress, X264_ENCODER } from "@caption/gpu-worker/media";
+import { assSubtitles, linkBundledFonts } from "@caption/gpu-worker/subtitles";
 import { burnInWithLibass } from "./libass-burn-in.ts";
-import { brightPixels, grayFrame } from "../../../gpu-worker/src/testing/gray-frame.ts";
+import { brightPixels, grayFrame } from "@caption/gpu-worker/testing";
 
 const WIDTH = 320;
 const HEIGHT = 240;

@@ -1,6 +1,6 @@
-import { runFfmpeg, type FfmpegProgress } from "../../../gpu-worker/src/media/ffmpeg.ts";
-import { mp4OutputArgs } from "../../../gpu-worker/src/render/render-video.ts";
-import { assFilter } from "../../../gpu-worker/src/subtitles/ass/ass-filter.ts";
+import { runFfmpeg, type FfmpegProgress } from "@caption/gpu-worker/media";
+import { mp4OutputArgs } from "@caption/gpu-worker/render";
+import { assFilter } from "@caption/gpu-worker/subtitles";
 
 export interface LibassBurnInOptions {
   inputPath: string;

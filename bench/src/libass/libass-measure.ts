@@ -1,13 +1,9 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
-import type { H264Encoder } from "../../../gpu-worker/src/media/h264-encoder.ts";
-import type { MediaInfo } from "../../../gpu-worker/src/media/media-info.ts";
-import type { VideoDecoder } from "../../../gpu-worker/src/media/video-decoder.ts";
-import type { Cue } from "../../../gpu-worker/src/render/cue-builder.ts";
-import { audioOutputArgs } from "../../../gpu-worker/src/render/render-video.ts";
-import { assSubtitles } from "../../../gpu-worker/src/subtitles/ass/ass-subtitles.ts";
-import { linkBundledFonts } from "../../../gpu-worker/src/subtitles/ass/ass-fonts.ts";
+import type { H264Encoder, MediaInfo, VideoDecoder } from "@caption/gpu-worker/media";
+import { type Cue, audioOutputArgs } from "@caption/gpu-worker/render";
+import { assSubtitles, linkBundledFonts } from "@caption/gpu-worker/subtitles";
 import { burnInWithLibass } from "./libass-burn-in.ts";
 import type { CostMeasurement } from "../pipeline/bench-result.ts";
 import { timed } from "../pipeline/cpu-clock.ts";

@@ -1,10 +1,7 @@
 import os from "node:os";
 import type { Logger } from "pino";
-import { createPocketsphinxEngine } from "../../../gpu-worker/src/asr/pocketsphinx-engine.ts";
-import { loadSherpaEngine } from "../../../gpu-worker/src/asr/sherpa/sherpa-engine.ts";
-import type { SpeechEngine } from "../../../gpu-worker/src/asr/speech-engine.ts";
-import { transcribeAudio } from "../../../gpu-worker/src/asr/transcribe-audio.ts";
-import { decodePcm16kMono } from "../../../gpu-worker/src/media/audio-pcm.ts";
+import { createPocketsphinxEngine, loadSherpaEngine, type SpeechEngine, transcribeAudio } from "@caption/gpu-worker/asr";
+import { decodePcm16kMono } from "@caption/gpu-worker/media";
 import type { AsrRun } from "./bench-result.ts";
 import type { BenchVideo } from "./bench-videos.ts";
 import { timed } from "./cpu-clock.ts";

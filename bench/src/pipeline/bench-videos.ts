@@ -1,4 +1,4 @@
-import { makeSpeechVideo } from "../../../gpu-worker/src/testing/speech-video.ts";
+import { makeSpeechVideo } from "@caption/gpu-worker/testing";
 import type { Clip } from "./bench-result.ts";
 
 export type Orientation = "portrait" | "landscape";

@@ -1,8 +1,5 @@
-import { runFfmpeg } from "../../../gpu-worker/src/media/ffmpeg.ts";
-import type { H264Encoder } from "../../../gpu-worker/src/media/h264-encoder.ts";
-import type { MediaInfo } from "../../../gpu-worker/src/media/media-info.ts";
-import type { VideoDecoder } from "../../../gpu-worker/src/media/video-decoder.ts";
-import { audioOutputArgs, mp4OutputArgs } from "../../../gpu-worker/src/render/render-video.ts";
+import { runFfmpeg, type H264Encoder, type MediaInfo, type VideoDecoder } from "@caption/gpu-worker/media";
+import { audioOutputArgs, mp4OutputArgs } from "@caption/gpu-worker/render";
 import { timed } from "./cpu-clock.ts";
 import type { CostMeasurement } from "./bench-result.ts";
 

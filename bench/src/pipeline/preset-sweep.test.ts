@@ -3,10 +3,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { makeSpeechVideo } from "../../../gpu-worker/src/testing/speech-video.ts";
-import { X264_ENCODER } from "../../../gpu-worker/src/media/h264-encoder.ts";
-import { probeMedia } from "../../../gpu-worker/src/media/ffprobe.ts";
-import { SOFTWARE_DECODER } from "../../../gpu-worker/src/media/video-decoder.ts";
+import { makeSpeechVideo } from "@caption/gpu-worker/testing";
+import { X264_ENCODER, probeMedia, SOFTWARE_DECODER } from "@caption/gpu-worker/media";
 import { sweepPresets } from "./preset-sweep.ts";
 
 test("a sweep renders each preset between two floor runs, and burns the chosen ones in with libass right after", async () => {

@@ -5,7 +5,7 @@ import { exitOnStartupFailure } from "@caption/shared/runtime/startup-failure";
 import { onShutdownSignals } from "@caption/shared/runtime/shutdown-signals";
 import { startTelemetry } from "@caption/shared/telemetry/telemetry";
 import { telemetryOptionsFromEnv } from "@caption/shared/telemetry/telemetry-env";
-import { startApiServer } from "../api-server.ts";
+import { startApiServer } from "../runtime/api-server.ts";
 import { locateDatabase } from "../db/connect.ts";
 
 const env = parseEnv();

@@ -5,7 +5,7 @@ import pino from "pino";
 import { parseEnv } from "@caption/shared/config/env";
 import { apiRequest, type ApiRequestOptions, type ApiResponse } from "./api-request.ts";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
-import { startApiServer, type ApiServer } from "../api-server.ts";
+import { startApiServer, type ApiServer } from "../runtime/api-server.ts";
 import { createKey, type CreateKeyInput } from "../services/account-admin.ts";
 
 export interface TestApi {

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { SpeechEngine } from "../asr/speech-engine.ts";
+import type { Env } from "@caption/shared/config/env";
 import type { GpuProbeOptions } from "./gpu-probe.ts";
 import { probeH264Encoder, type H264Encoder } from "./h264-encoder.ts";
 import { probeVideoDecoder, type VideoDecoder } from "./video-decoder.ts";
@@ -12,7 +12,7 @@ interface HardwarePaths {
 interface DetectHardwarePathsOptions extends GpuProbeOptions {
   logger: Logger;
   /** The execution provider the speech engine runs on, when the engine reports it. */
-  asrProvider?: SpeechEngine["provider"];
+  asrProvider?: Env["ASR_PROVIDER"];
 }
 
 /**

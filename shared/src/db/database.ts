@@ -1,7 +1,7 @@
 import { CompiledQuery, Kysely, PostgresDialect, type Transaction } from "kysely";
 import pg from "pg";
-import type { Env } from "@caption/shared/config/env";
-import type { Database } from "@caption/shared/db/tables";
+import type { Env } from "../config/env.ts";
+import type { Database } from "./tables.ts";
 
 // bigint/numeric come back as strings by default; our counts fit in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));

@@ -1,7 +1,7 @@
 import { PgBoss, type ConstructorOptions } from "pg-boss";
 import type { Logger } from "pino";
-import { isDatabaseUnavailable } from "@caption/shared/db/database-errors";
-import { poolConfig, type ConnectionOptions } from "@caption/shared/db/database";
+import { isDatabaseUnavailable } from "../db/database-errors.ts";
+import { poolConfig, type ConnectionOptions } from "../db/database.ts";
 import { ensureQueues, PGBOSS_SCHEMA } from "./catalog.ts";
 
 /**

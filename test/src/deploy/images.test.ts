@@ -6,7 +6,7 @@ import { REPO_ROOT } from "../fixtures/repo-paths.ts";
 import { envOf, isIgnored, readDockerfile, type Instruction } from "./dockerfile.ts";
 import { isKnownVariable } from "./env-names.ts";
 import { nodeCommandOf } from "./project-scripts.ts";
-import { DEFAULT_SILERO_VAD_MODEL } from "../../../gpu-worker/src/asr/silero-vad-model.ts";
+import { DEFAULT_SILERO_VAD_MODEL } from "@caption/gpu-worker/asr";
 
 const DOCKERIGNORE = readFileSync(path.join(REPO_ROOT, ".dockerignore"), "utf8");
 const IMAGES = {

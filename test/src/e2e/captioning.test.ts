@@ -3,11 +3,9 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Transcript } from "@caption/shared/api/transcript";
-import { probeMedia } from "../../../gpu-worker/src/media/ffprobe.ts";
-import { parseSrt } from "../../../gpu-worker/src/subtitles/srt.ts";
-import { wordErrorRate } from "../../../gpu-worker/src/testing/word-error-rate.ts";
-import { startTestHttpsServer, type TestHttpsServer } from "../../../gpu-worker/src/testing/https-server.ts";
-import { makeSpeechVideo } from "../../../gpu-worker/src/testing/speech-video.ts";
+import { probeMedia } from "@caption/gpu-worker/media";
+import { parseSrt } from "@caption/gpu-worker/subtitles";
+import { wordErrorRate, startTestHttpsServer, type TestHttpsServer, makeSpeechVideo } from "@caption/gpu-worker/testing";
 import { frameAt, maxRowDifference } from "../support/frames.ts";
 import { startTestService, type TestService } from "../support/test-service.ts";
 

@@ -5,10 +5,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { createDatabase, type Db } from "@caption/shared/db/database";
-import { createKey } from "../../../control-plane/src/services/account-admin.ts";
-import { startTestHttpsServer, type TestHttpsServer } from "../../../gpu-worker/src/testing/https-server.ts";
-import { makeSpeechVideo } from "../../../gpu-worker/src/testing/speech-video.ts";
-import { apiRequest, type ApiRequestOptions, type ApiResponse } from "../../../control-plane/src/testing/api-request.ts";
+import { createKey } from "@caption/control-plane";
+import { startTestHttpsServer, type TestHttpsServer, makeSpeechVideo } from "@caption/gpu-worker/testing";
+import { apiRequest, type ApiRequestOptions, type ApiResponse } from "@caption/control-plane/testing";
 import { startRestartablePostgres, type RestartablePostgres } from "../support/restartable-postgres.ts";
 import { spawnService, type LogEntry, type ServiceProcess } from "../support/service-process.ts";
 

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { startTestHttpsServer, type TestHttpsServer } from "../../../gpu-worker/src/testing/https-server.ts";
-import { makeNonVideoFile, makeSpeechVideo } from "../../../gpu-worker/src/testing/speech-video.ts";
+import { startTestHttpsServer, type TestHttpsServer, makeNonVideoFile, makeSpeechVideo } from "@caption/gpu-worker/testing";
 import { startTestService, type TestService } from "../support/test-service.ts";
 
 let service: TestService;

@@ -8,11 +8,10 @@ import { readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import type { Job } from "@caption/shared/api/job";
-import { probeMedia } from "../../../gpu-worker/src/media/ffprobe.ts";
+import { probeMedia } from "@caption/gpu-worker/media";
 import { REPO_ROOT } from "../fixtures/repo-paths.ts";
-import { startTestHttpsServer, type TestHttpsServer } from "../../../gpu-worker/src/testing/https-server.ts";
-import { makeSpeechVideo } from "../../../gpu-worker/src/testing/speech-video.ts";
-import { apiRequest } from "../../../control-plane/src/testing/api-request.ts";
+import { startTestHttpsServer, type TestHttpsServer, makeSpeechVideo } from "@caption/gpu-worker/testing";
+import { apiRequest } from "@caption/control-plane/testing";
 import { copyRepositoryToPrivateHome, newcomerEnv, npm, npmStart, type StartedService } from "../support/fresh-clone.ts";
 
 const asRoot = process.getuid?.() === 0;

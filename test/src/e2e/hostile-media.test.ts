@@ -8,13 +8,9 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import pino from "pino";
 import type { Job } from "@caption/shared/api/job";
-import { probeMedia } from "../../../gpu-worker/src/media/ffprobe.ts";
-import { runFfmpeg } from "../../../gpu-worker/src/media/ffmpeg.ts";
-import { startCaptionWorker } from "../../../gpu-worker/src/runtime/caption-worker.ts";
-import { accessTimeCanary, accessTimesWork, fifoCanary, type Canary } from "../../../gpu-worker/src/testing/canary.ts";
-import { dashManifest, ffconcatScript, hlsPlaylist, truncateAfterIndex, understateMp4Duration } from "../../../gpu-worker/src/testing/hostile-media.ts";
-import { startTestHttpsServer, type TestHttpsServer } from "../../../gpu-worker/src/testing/https-server.ts";
-import { makeSpeechVideo } from "../../../gpu-worker/src/testing/speech-video.ts";
+import { probeMedia, runFfmpeg } from "@caption/gpu-worker/media";
+import { startCaptionWorker } from "@caption/gpu-worker";
+import { accessTimeCanary, accessTimesWork, fifoCanary, type Canary, dashManifest, ffconcatScript, hlsPlaylist, truncateAfterIndex, understateMp4Duration, startTestHttpsServer, type TestHttpsServer, makeSpeechVideo } from "@caption/gpu-worker/testing";
 import { startTestService, type TestService } from "../support/test-service.ts";
 
 const TEXT = "This clip says one thing and its header says another.";

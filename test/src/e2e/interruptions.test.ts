@@ -4,10 +4,8 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import pino from "pino";
-import { CANCEL_POLL_MS } from "../../../gpu-worker/src/pipeline/cancel-watch.ts";
-import { descendantProcesses } from "../../../gpu-worker/src/testing/process-tree.ts";
-import { startTestHttpsServer, type TestHttpsServer } from "../../../gpu-worker/src/testing/https-server.ts";
-import { makeSpeechVideo } from "../../../gpu-worker/src/testing/speech-video.ts";
+import { CANCEL_POLL_MS } from "@caption/gpu-worker";
+import { descendantProcesses, startTestHttpsServer, type TestHttpsServer, makeSpeechVideo } from "@caption/gpu-worker/testing";
 import { spawnService, type LogEntry, type ServiceProcess } from "../support/service-process.ts";
 import { startTestService, type TestService } from "../support/test-service.ts";
 

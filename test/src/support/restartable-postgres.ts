@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import pino from "pino";
-import { startEmbeddedPostgres } from "../../../control-plane/src/db/embedded-postgres.ts";
+import { startEmbeddedPostgres } from "@caption/control-plane";
 import { REPO_ROOT } from "../fixtures/repo-paths.ts";
 
 /**

@@ -4,10 +4,9 @@ import path from "node:path";
 import pino, { type Logger } from "pino";
 import { parseEnv, type Env } from "@caption/shared/config/env";
 import type { Job } from "@caption/shared/api/job";
-import { startApiServer, type ApiServer } from "../../../control-plane/src/api-server.ts";
-import { createKey, type CreateKeyInput } from "../../../control-plane/src/services/account-admin.ts";
-import { startCaptionWorker, type CaptionWorker } from "../../../gpu-worker/src/runtime/caption-worker.ts";
-import { apiRequest, type ApiResponse } from "../../../control-plane/src/testing/api-request.ts";
+import { startApiServer, type ApiServer, createKey, type CreateKeyInput } from "@caption/control-plane";
+import { startCaptionWorker, type CaptionWorker } from "@caption/gpu-worker";
+import { apiRequest, type ApiResponse } from "@caption/control-plane/testing";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 
 export interface TestService {

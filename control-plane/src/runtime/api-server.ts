@@ -11,14 +11,14 @@ import { waitForDatabase } from "@caption/shared/db/database-retry";
 import { startMetricsServer, type MetricsServer } from "@caption/shared/telemetry/metrics-server";
 import { activeTelemetry } from "@caption/shared/telemetry/telemetry";
 import { parseStorageUrl } from "@caption/shared/storage/storage-location";
-import { createApp } from "./http/app.ts";
-import { createStartupApp } from "./http/startup-app.ts";
-import { startJobQueue, type JobQueue } from "./queue/job-queue.ts";
-import { createLanguageSupport } from "./services/language-support.ts";
-import { createResultLinks } from "./storage/create-result-links.ts";
-import { createUrlSigner } from "./storage/signed-url.ts";
-import { startMaintenance } from "./services/maintenance.ts";
-import { observeQueue } from "./telemetry/queue-gauges.ts";
+import { createApp } from "../http/app.ts";
+import { createStartupApp } from "../http/startup-app.ts";
+import { startJobQueue, type JobQueue } from "../queue/job-queue.ts";
+import { createLanguageSupport } from "../services/language-support.ts";
+import { createResultLinks } from "../storage/create-result-links.ts";
+import { createUrlSigner } from "../storage/signed-url.ts";
+import { startMaintenance } from "../services/maintenance.ts";
+import { observeQueue } from "../telemetry/queue-gauges.ts";
 
 export interface ApiServer {
   url: string;
