@@ -11,7 +11,7 @@ export interface Principal {
   scopes: readonly Scope[];
 }
 
-// A write key implies read (DESIGN.md §5).
+// A write key implies read (docs/api.md "Authentication and scopes").
 const grants = (scopes: readonly Scope[], needed: Scope) => scopes.includes(needed) || (needed === "subtitles:read" && scopes.includes("subtitles:write"));
 
 const unauthorized = () => new ServiceError("UNAUTHORIZED", "a valid API key is required: Authorization: Bearer <API_KEY>");

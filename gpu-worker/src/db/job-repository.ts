@@ -3,6 +3,7 @@ import { ACTIVE_STATUSES, type JobStatus } from "@caption/shared/api/job";
 import type { DbOrTrx } from "@caption/shared/db/database";
 import type { JobRow } from "@caption/shared/db/tables";
 import type { JobErrorCode } from "@caption/shared/errors/codes";
+import { withoutPaths } from "@caption/shared/errors/redact-paths";
 
 // The worker's queries on job rows, as plain functions over a connection or a transaction: the
 // caller owns the transaction (pipeline/job-transitions.ts locks, decides and counts around them).
@@ -92,10 +93,11 @@ export async function markCompleted(db: DbOrTrx, jobId: string, billedSeconds: n
     .execute();
 }
 
+/** Job messages are shown to clients: whatever produced the message, no path of the worker's disk survives here. */
 export async function markFailed(db: DbOrTrx, jobId: string, code: JobErrorCode, message: string): Promise<void> {
   await db
     .updateTable("jobs")
-    .set({ status: "failed", error_code: code, error_message: message, reserved_seconds: 0, finished_at: now, updated_at: now })
+    .set({ status: "failed", error_code: code, error_message: withoutPaths(message), reserved_seconds: 0, finished_at: now, updated_at: now })
     .where("id", "=", jobId)
     .execute();
 }

@@ -85,10 +85,11 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
   }
   await persist(() => countAttempt(deps.db, jobId)).catch(couldNotStart);
   tracing.annotate({ [JOB_ATTRIBUTES.preset]: job.preset, [JOB_ATTRIBUTES.engine]: deps.engine.name, "caption.job.attempt": job.attempts + 1 });
+  const dir = await mkdir(deps.workDir, { recursive: true })
+    .then(() => mkdtemp(path.join(deps.workDir, `${jobId}-`)))
+    .catch(couldNotStart);
   const cancel = watchForCancel(() => jobStatus(deps.db, jobId), jobId, attempt.signal);
   const signal = cancel.signal;
-  await mkdir(deps.workDir, { recursive: true });
-  const dir = await mkdtemp(path.join(deps.workDir, `${jobId}-`));
   const stored: string[] = [];
   const started = performance.now();
   let deadline: ReturnType<typeof processingDeadline> | undefined;

@@ -116,7 +116,7 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
     await ffmpeg.done.catch(() => undefined);
     await rm(options.outputPath, { force: true });
     if (signal?.aborted) throw signal.reason;
-    if (error instanceof FfmpegError) {
+    if (error instanceof FfmpegError && !error.notStarted) {
       throw new JobFailure("RENDER_FAILED", "Rendering the captioned video failed", { cause: error });
     }
     throw error;

@@ -6,7 +6,7 @@ export const API_ERROR_CODES = [
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
-/** Codes a failed job carries in `error.code` (DESIGN.md §5). */
+/** Codes a failed job carries in `error.code` (docs/api.md "Errors"). */
 export const JOB_ERROR_CODES = [
   "INSUFFICIENT_CREDITS", "DURATION_LIMIT_EXCEEDED", "VIDEO_TOO_LONG", "VIDEO_TOO_LARGE", "RESOLUTION_TOO_HIGH",
   "UNSUPPORTED_FORMAT", "NO_AUDIO_TRACK", "REDIRECT_NOT_ALLOWED", "VIDEO_UNREACHABLE", "URL_NOT_ALLOWED",

@@ -33,7 +33,7 @@ interface ErrorResponse {
 }
 
 /**
- * Maps every error to the spec's error body `{error:{code,message,request_id}}` with its status and
+ * Maps every error to the interface's error body `{error:{code,message,request_id}}` with its status and
  * headers. 5xx messages stay generic; the details go to the log.
  */
 export function errorResponse(): Middleware<AppState> {
