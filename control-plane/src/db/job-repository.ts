@@ -1,5 +1,4 @@
 import { sql } from "kysely";
-import { ACTIVE_STATUSES } from "@caption/shared/api/job";
 import type { JobRow, NewJobRow } from "@caption/shared/db/tables";
 import type { DbOrTrx } from "@caption/shared/db/database";
 
@@ -11,16 +10,6 @@ export async function findJob(db: DbOrTrx, accountId: string, jobId: string, opt
   let query = db.selectFrom("jobs").selectAll().where("id", "=", jobId).where("account_id", "=", accountId);
   if (options.lock) query = query.forNoKeyUpdate();
   return query.executeTakeFirst();
-}
-
-export async function countActiveJobs(db: DbOrTrx, accountId: string): Promise<number> {
-  const row = await db
-    .selectFrom("jobs")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("account_id", "=", accountId)
-    .where("status", "in", ACTIVE_STATUSES)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
 
 export async function markCanceled(db: DbOrTrx, jobId: string): Promise<JobRow> {

@@ -1,4 +1,3 @@
-import { context, propagation } from "@opentelemetry/api";
 import { monotonicFactory } from "ulid";
 import type { SubmissionRequest, SubmissionResponse } from "@caption/shared/api/submission";
 import { MAX_VIDEO_SECONDS } from "@caption/shared/api/submission";
@@ -7,6 +6,7 @@ import type { Transaction } from "kysely";
 import type { Db } from "@caption/shared/db/database";
 import type { Database } from "@caption/shared/db/tables";
 import { countTransition } from "@caption/shared/telemetry/caption-metrics";
+import { sampledTraceparent } from "@caption/shared/telemetry/trace-context";
 import { findLiveIdempotencyRecord, lockIdempotencyKey, saveIdempotencyRecord } from "../db/idempotency-repository.ts";
 import { insertJob } from "../db/job-repository.ts";
 import type { JobQueue } from "../queue/job-queue.ts";
@@ -44,9 +44,8 @@ export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promi
   if (request.language) await deps.languages.assertSupported(request.language);
   // Only idempotent submissions need the body fingerprint.
   const hash = idempotencyKey === undefined ? "" : requestHash(request);
-  // The worker's job span continues this request's trace (nothing is injected when tracing is off).
-  const trace: { traceparent?: string } = {};
-  propagation.inject(context.active(), trace);
+  // The worker's job span continues this request's trace, when it is sampled.
+  const traceparent = sampledTraceparent();
 
   const response = await inTransaction(deps.db, async (trx): Promise<SubmissionResponse> => {
     if (idempotencyKey !== undefined) {
@@ -82,7 +81,7 @@ export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promi
       video_key: null,
       srt_key: null,
       transcript_key: null,
-      traceparent: trace.traceparent ?? null,
+      traceparent: traceparent ?? null,
       started_at: null,
       finished_at: null,
       expires_at: null,
@@ -91,7 +90,7 @@ export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promi
     if (idempotencyKey !== undefined) {
       await saveIdempotencyRecord(trx, { account_id: principal.accountId, key: idempotencyKey, request_hash: hash, job_id: jobId, ttlSeconds: IDEMPOTENCY_TTL_SECONDS });
     }
-    await deps.queue.enqueueCaptionJob(trx, trace.traceparent ? { job_id: jobId, traceparent: trace.traceparent } : { job_id: jobId });
+    await deps.queue.enqueueCaptionJob(trx, traceparent ? { job_id: jobId, traceparent } : { job_id: jobId });
 
     return { id: jobId, status: "queued", status_url: deps.statusUrl(jobId), replayed: false };
   });

@@ -17,6 +17,8 @@ export interface AccountsTable {
   name: string;
   concurrency_limit: Generated<number>;
   rate_limit_per_minute: Generated<number>;
+  /** Unfinished jobs, kept by the jobs table's triggers at COMMIT (the concurrency limit checks it). */
+  active_jobs: Generated<number>;
   created_at: Timestamp;
 }
 
