@@ -6,6 +6,7 @@ import { JobFailure } from "@caption/shared/errors/codes";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import { FfmpegError, spawnFfmpeg } from "../media/ffmpeg.ts";
 import type { H264Encoder } from "../media/h264-encoder.ts";
+import { HDR_TO_SDR_FILTER, isHdr, SDR_BT709_TAGS } from "../media/dynamic-range.ts";
 import type { MediaInfo } from "../media/media-info.ts";
 import type { VideoDecoder } from "../media/video-decoder.ts";
 import { limitArg, sourceInputArgs } from "../media/source-input.ts";
@@ -143,6 +144,12 @@ export function mp4OutputArgs(outputPath: string): string[] {
   return ["-movflags", "+faststart", "-f", "mp4", outputPath];
 }
 
+/** The source's video as the overlay's base: tone-mapped to SDR first when it is HDR. */
+function sourcePicture(media: MediaInfo): string {
+  const video = `[0:${media.videoStreamIndex}]`;
+  return isHdr(media) ? `${video}${HDR_TO_SDR_FILTER}[base];[base]` : video;
+}
+
 function ffmpegArgs(options: RenderVideoOptions, band: Band): string[] {
   const { media } = options;
   return [
@@ -155,10 +162,11 @@ function ffmpegArgs(options: RenderVideoOptions, band: Band): string[] {
     "-protocol_whitelist", "pipe",
     "-f", "matroska",
     "-i", "pipe:0",
-    "-filter_complex", `[0:${media.videoStreamIndex}][1:v]overlay=x=${band.x}:y=${band.y}:alpha=straight:eof_action=pass[v]`,
+    "-filter_complex", `${sourcePicture(media)}[1:v]overlay=x=${band.x}:y=${band.y}:alpha=straight:eof_action=pass[v]`,
     "-map", "[v]",
     ...audioOutputArgs(media),
     ...options.encoder.args,
+    ...(isHdr(media) ? SDR_BT709_TAGS : []),
     "-t", limitArg(media.durationSeconds),
     ...mp4OutputArgs(options.outputPath),
   ];
