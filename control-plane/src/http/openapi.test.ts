@@ -140,7 +140,7 @@ describe("GET /v1/openapi.json", () => {
     assert.equal(doc.servers[0]?.url, t.url);
     const result = await validate(structuredClone(doc) as never);
     assert.ok(result.valid, compileErrors(result));
-    assert.deepEqual(Object.keys(doc.paths).sort(), ["/v1/jobs/{id}", "/v1/jobs/{id}/cancel", "/v1/presets", "/v1/subtitles", "/v1/usage"]);
+    assert.deepEqual(Object.keys(doc.paths).sort(), ["/v1/jobs/{id}", "/v1/jobs/{id}/cancel", "/v1/jobs/{id}/renders", "/v1/presets", "/v1/subtitles", "/v1/usage"]);
   });
 
   test("every component schema is a valid JSON Schema 2020-12", () => {
