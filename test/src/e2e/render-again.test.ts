@@ -203,4 +203,18 @@ describe("edit the words, change the preset, render again", () => {
     assert.deepEqual(transcript.words, edited);
     assert.deepEqual(stagesLogged(third.job.id), ["rendering"]);
   });
+
+  test("a render whose stored source vanished fails SOURCE_NOT_RENDERABLE and costs nothing", async () => {
+    await rm(path.join(service.dataDir, "files", original.job.id, "source-video"));
+    const consumed = (await service.call("GET", "/v1/usage", key)).body.consumed_seconds;
+    const requested = await service.call("POST", `/v1/jobs/${original.job.id}/renders`, key, {});
+    assert.equal(requested.status, 202, "the row still says the files are kept");
+    const job = await service.waitForJob(key, requested.body.id);
+    assert.equal(job.status, "failed");
+    assert.equal(job.error?.code, "SOURCE_NOT_RENDERABLE");
+    assert.deepEqual(job.usage, { reserved_seconds: 0, billed_seconds: 0 });
+    const usage = (await service.call("GET", "/v1/usage", key)).body;
+    assert.equal(usage.consumed_seconds, consumed);
+    assert.equal(usage.reserved_seconds, 0);
+  });
 });
