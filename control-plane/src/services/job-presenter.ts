@@ -1,9 +1,9 @@
 import type { Job } from "@caption/shared/api/job";
-import type { JobRow } from "@caption/shared/db/tables";
+import type { JobRecord } from "../db/job-repository.ts";
 import type { ResultLinks } from "../storage/result-links.ts";
 
 /** Maps a job row to the API's Job object; result URLs only while the files exist. */
-export async function presentJob(row: JobRow, links: ResultLinks, baseUrl: string, now: Date): Promise<Job> {
+export async function presentJob(row: JobRecord, links: ResultLinks, baseUrl: string, now: Date): Promise<Job> {
   const expiresAt = row.expires_at ? new Date(row.expires_at) : null;
   const filesLive = row.status === "completed" && expiresAt !== null && expiresAt > now && row.files_deleted_at === null;
   const link = async (key: string | null) => (filesLive && key && expiresAt ? links.url(key, expiresAt, baseUrl) : null);

@@ -1,8 +1,7 @@
 import type { RenderRequest } from "@caption/shared/api/render-request";
 import type { SubmissionResponse } from "@caption/shared/api/submission";
 import type { Db } from "@caption/shared/db/database";
-import type { JobRow } from "@caption/shared/db/tables";
-import { findJob, insertJob } from "../db/job-repository.ts";
+import { findJob, insertJob, type JobRecord } from "../db/job-repository.ts";
 import type { JobQueue } from "../queue/job-queue.ts";
 import type { Principal } from "./authentication.ts";
 import { editedWordsProblem } from "./edited-words.ts";
@@ -72,7 +71,7 @@ export async function requestRender(deps: RenderDeps, input: RenderInput): Promi
 }
 
 /** The source's duration when it can be rendered again now; otherwise 409 SOURCE_NOT_RENDERABLE saying why. */
-function renderableDuration(source: JobRow, now: Date): number {
+function renderableDuration(source: JobRecord, now: Date): number {
   const refuse = (why: string) => new ServiceError("SOURCE_NOT_RENDERABLE", `job ${source.id} cannot be rendered again: ${why}`);
   if (source.status !== "completed") throw refuse(`it is ${source.status}; only a completed job can be`);
   if (source.files_deleted_at !== null || source.expires_at === null || new Date(source.expires_at) <= now) {
