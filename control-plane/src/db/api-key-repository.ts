@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Scope } from "@caption/shared/api/scopes";
 import type { DbOrTrx } from "@caption/shared/db/database";
-import type { JobRow } from "@caption/shared/db/tables";
+import { RECORD_COLUMNS, type JobRecord } from "./job-repository.ts";
 
 export interface KeyWithRateCount {
   id: string;
@@ -39,7 +39,7 @@ export async function findKeyAndCountRequest(db: DbOrTrx, prefix: string, secret
 }
 
 type KeyColumns = { key_id: string; key_account_id: string; key_scopes: Scope[]; rate_limit_per_minute: number; window_count: number; window_start: Date };
-type JobColumns = { [column in keyof JobRow]: JobRow[column] | null };
+type JobColumns = { [column in keyof JobRecord]: JobRecord[column] | null };
 
 /**
  * Finds the key, counts this request and reads the key's account's job `jobId`, in one round trip: polling
@@ -52,10 +52,10 @@ export async function findKeyAndCountRequestWithJob(
   secretHash: string,
   at: Date,
   jobId: string,
-): Promise<{ key: KeyWithRateCount; job: JobRow | null } | undefined> {
+): Promise<{ key: KeyWithRateCount; job: JobRecord | null } | undefined> {
   const result = await sql<KeyColumns & JobColumns>`${countedKey(prefix, secretHash, at)}
     SELECT key.id AS key_id, key.account_id AS key_account_id, key.scopes AS key_scopes, key.rate_limit_per_minute,
-           counted.count AS window_count, counted.window_start, j.*
+           counted.count AS window_count, counted.window_start, ${sql.join(RECORD_COLUMNS.map((column) => sql.ref(`j.${column}`)))}
     FROM key CROSS JOIN counted LEFT JOIN jobs j ON j.id = ${jobId} AND j.account_id = key.account_id`.execute(db);
   const row = result.rows[0];
   if (!row) return undefined;
@@ -65,7 +65,7 @@ export async function findKeyAndCountRequestWithJob(
 }
 
 // A LEFT JOIN that matched nothing gives every job column null; a job row always has its id.
-const isJobRow = (columns: JobColumns): columns is JobRow => columns.id !== null;
+const isJobRow = (columns: JobColumns): columns is JobRecord => columns.id !== null;
 
 export async function insertApiKey(
   db: DbOrTrx,

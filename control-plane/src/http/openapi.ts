@@ -3,6 +3,7 @@ import type { Scope } from "@caption/shared/api/scopes";
 import { CancelResponseSchema, JobSchema } from "@caption/shared/api/job";
 import { ErrorBodySchema } from "@caption/shared/api/error";
 import { PresetListSchema } from "@caption/shared/api/preset";
+import { RenderRequestSchema } from "@caption/shared/api/render-request";
 import { SubmissionRequestSchema, SubmissionResponseSchema } from "@caption/shared/api/submission";
 import { TranscriptSchema } from "@caption/shared/api/transcript";
 import { UsageSchema } from "@caption/shared/api/usage";
@@ -15,6 +16,7 @@ const json = (name: string) => ({ content: { "application/json": { schema: ref(n
 const error = (description: string) => ({ description, ...json("Error") });
 const bearer = (scope: Scope) => [{ bearerAuth: [scope] }];
 const jobIdParam = { name: "id", in: "path", required: true, schema: { type: "string" } };
+const idempotencyKey = { name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 } };
 const retryAfter = { "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait before retrying" } };
 
 /** OpenAPI 3.1 description generated from the schemas the server validates with. */
@@ -28,6 +30,7 @@ export function buildOpenApiDocument(serverUrl: string) {
       schemas: {
         SubmissionRequest: plain(SubmissionRequestSchema),
         SubmissionResponse: plain(SubmissionResponseSchema),
+        RenderRequest: plain(RenderRequestSchema),
         Job: plain(JobSchema),
         CancelResponse: plain(CancelResponseSchema),
         Usage: plain(UsageSchema),
@@ -45,7 +48,7 @@ export function buildOpenApiDocument(serverUrl: string) {
           operationId: "createSubtitles",
           summary: "Create a captioned-video job",
           security: bearer("subtitles:write"),
-          parameters: [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 } }],
+          parameters: [idempotencyKey],
           requestBody: { required: true, ...json("SubmissionRequest") },
           responses: {
             "202": { description: "Job accepted; poll status_url every 5 seconds", ...json("SubmissionResponse") },
@@ -78,6 +81,29 @@ export function buildOpenApiDocument(serverUrl: string) {
           security: bearer("subtitles:write"),
           parameters: [jobIdParam],
           responses: { "200": { description: "Current status after the request", ...json("CancelResponse") }, "401": error("UNAUTHORIZED"), "404": error("NOT_FOUND") },
+        },
+      },
+      "/v1/jobs/{id}/renders": {
+        post: {
+          operationId: "renderJobAgain",
+          summary: "Render a completed job again with edited words, another preset or style: a new job without download or transcription",
+          description:
+            "Omitted fields are the source job's (its preset, its request style, its transcript's words). The new job goes queued → rendering → completed, " +
+            "reserves and is charged ceil(duration) like any job, and carries source_job_id. Word rules beyond the schema: text not blank, start ≤ end ≤ the video's duration, starts in time order.",
+          security: bearer("subtitles:write"),
+          parameters: [jobIdParam, idempotencyKey],
+          requestBody: { required: true, ...json("RenderRequest") },
+          responses: {
+            "202": { description: "Render job accepted; poll status_url every 5 seconds", ...json("SubmissionResponse") },
+            "400": error("Invalid request, naming the first bad field such as words[3].start (INVALID_REQUEST, IDEMPOTENCY_KEY_MISMATCH)"),
+            "401": error("Missing or invalid API key (UNAUTHORIZED, INSUFFICIENT_SCOPE)"),
+            "402": error("No prepaid seconds available (INSUFFICIENT_CREDITS)"),
+            "404": error("No such job, or another account's (NOT_FOUND)"),
+            "409": error("The source job is not completed or its files have expired (SOURCE_NOT_RENDERABLE)"),
+            "413": error("The body is over 4 MiB (PAYLOAD_TOO_LARGE)"),
+            "429": { description: "RATE_LIMITED or CONCURRENCY_LIMIT_EXCEEDED", headers: retryAfter, ...json("Error") },
+            "503": { description: "SERVICE_UNAVAILABLE", headers: retryAfter, ...json("Error") },
+          },
         },
       },
       "/v1/usage": {
