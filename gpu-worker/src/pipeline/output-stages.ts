@@ -5,8 +5,7 @@ import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import { jobStatus } from "../db/job-repository.ts";
 import type { MediaInfo } from "../media/media-info.ts";
 import type { Cue } from "../render/cue-builder.ts";
-import { renderCaptionedVideo } from "../render/render-video.ts";
-import { buildStyledCues } from "../render/styled-cues.ts";
+import { renderCaptionedVideo, type CaptionCues } from "../render/render-video.ts";
 import { RESULT_FILES, resultKey, SOURCE_VIDEO_FILE } from "../storage/result-store.ts";
 import { assSubtitles } from "../subtitles/ass/ass-subtitles.ts";
 import { cuesToSrt } from "../subtitles/srt.ts";
@@ -22,28 +21,29 @@ import { checkRenderedOutput } from "./rendered-duration.ts";
 const RETENTION_MS = 24 * 3600 * 1000;
 
 export interface CaptionedVideo {
-  cues: Cue[];
   framesDrawn: number;
   /** Duration of the rendered file, measured like any upload. */
   renderedSeconds: number;
 }
 
-/** Draws the words' cues in the style onto the source and encodes the captioned MP4 into the scratch folder. */
+/**
+ * Draws the cues in the style onto the source and encodes the captioned MP4 into the scratch folder, then
+ * measures it. The cues are all known, or arrive while recognition runs (`cueStream`).
+ */
 export async function renderCaptions(
   ctx: AttemptContext,
-  input: { sourcePath: string; media: MediaInfo; style: ResolvedStyle; words: Transcript["words"]; seconds: number; work: AbortSignal; band: readonly [number, number] },
+  input: CaptionCues & { sourcePath: string; media: MediaInfo; style: ResolvedStyle; seconds: number; work: AbortSignal; onProgress: (fraction: number) => void },
 ): Promise<CaptionedVideo> {
   const { deps, dir, log } = ctx;
   const { media, style, work } = input;
   return ctx.tracing.stage("render", async () => {
-    await ctx.enter("rendering", input.band[0]);
-    const cues = buildStyledCues(input.words, style, media.durationSeconds);
     const started = performance.now();
     const outputPath = path.join(dir, RESULT_FILES.video.name);
+    const captions: CaptionCues = input.cueStream === undefined ? { cues: input.cues } : { cueStream: input.cueStream };
     const render = await renderCaptionedVideo({
+      ...captions,
       inputPath: input.sourcePath,
       outputPath,
-      cues,
       style,
       media,
       encoder: deps.encoder,
@@ -51,11 +51,11 @@ export async function renderCaptions(
       signal: work,
       logger: log,
       ffmpegBinary: deps.ffmpegPath,
-      onProgress: (fraction) => ctx.progress.reportWithin(input.band, fraction),
+      onProgress: input.onProgress,
     });
     recordRender(deps.encoder.encoder, Math.round(media.durationSeconds * media.frameRate), (performance.now() - started) / 1000);
     const renderedSeconds = await checkRenderedOutput(outputPath, { seconds: input.seconds, frameRate: media.frameRate }, { signal: work, binary: deps.ffprobePath, timeoutMs: deps.limits.probeTimeoutMs });
-    return { cues, framesDrawn: render.framesDrawn, renderedSeconds };
+    return { framesDrawn: render.framesDrawn, renderedSeconds };
   });
 }
 

@@ -1,20 +1,19 @@
 import path from "node:path";
-import { transcribeAudio } from "../asr/transcribe-audio.ts";
 import { downloadVideo } from "../ingest/download.ts";
-import { decodePcm16kMono } from "../media/audio-pcm.ts";
-import { JOB_ATTRIBUTES, recordTranscription } from "../telemetry/attempt-tracing.ts";
+import { JOB_ATTRIBUTES } from "../telemetry/attempt-tracing.ts";
 import { inspectAndReserve } from "./inspect-source.ts";
 import type { AttemptContext } from "./job-attempt.ts";
-import { completeWithCharge, renderCaptions, storeResults } from "./output-stages.ts";
+import { completeWithCharge, storeResults } from "./output-stages.ts";
 import { assertSameSource } from "./source-fingerprint.ts";
+import { transcribeAndRender } from "./transcribe-and-render.ts";
 import { transcriptDocument } from "./transcript-document.ts";
 
-// Progress bands per stage (0–100).
-const STAGES = { ingest: [0, 10], transcribe: [12, 45], render: [45, 95], store: [95, 99] } as const;
+// Progress bands per stage (0–100); recognition and the render share one.
+const STAGES = { ingest: [0, 10], captions: [12, 95], store: [95, 99] } as const;
 
 /**
- * The stages of a caption job (a submitted video): ingest → inspect (+ reserve) → transcribe → render →
- * store → charge. Job-level failures are thrown as JobFailure; job-attempt.ts ends the attempt.
+ * The stages of a caption job (a submitted video): ingest → inspect (+ reserve) → transcribe and render
+ * at once → store → charge. Job-level failures are thrown as JobFailure; job-attempt.ts ends the attempt.
  */
 export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
   const { deps, job, log, tracing, signal } = ctx;
@@ -39,29 +38,11 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
   // From here the work is billed: it may take as long as a video of this length needs, no longer.
   const work = ctx.startBilledWork(media.durationSeconds);
 
-  // 3. Transcribe
+  // 3. Transcribe and render at once
   const language = job.language ?? (deps.engine.detectsLanguage ? "auto" : (deps.engine.languages[0] ?? "en"));
-  const transcribed = await tracing.stage("transcribe", async () => {
-    await ctx.enter("transcribing", STAGES.transcribe[0]);
-    const started = performance.now();
-    const transcribed = await transcribeAudio({
-      pcm: decodePcm16kMono(sourcePath, { signal: work, binary: deps.ffmpegPath, container: media.container, limitSeconds: media.durationSeconds }),
-      engine: deps.engine,
-      language,
-      vadModelPath: deps.vadModelPath,
-      signal: work,
-      logger: log,
-      onProgress: (done) => ctx.progress.reportWithin(STAGES.transcribe, done / media.durationSeconds),
-    });
-    recordTranscription(deps.engine.name, (performance.now() - started) / 1000, media.durationSeconds);
-    log.info({ words: transcribed.words.length, segments: transcribed.segments.length }, "transcribed");
-    return transcribed;
-  });
+  const { transcribed, cues, video } = await transcribeAndRender(ctx, { sourcePath, media, style, seconds, language, work, band: STAGES.captions });
 
-  // 4. Render
-  const video = await renderCaptions(ctx, { sourcePath, media, style, words: transcribed.words, seconds, work, band: STAGES.render });
-
-  // 5. Store
+  // 4. Store
   const transcript = transcriptDocument({
     jobId: job.id,
     language: job.language ?? language,
@@ -72,8 +53,8 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
     segments: transcribed.segments,
     style,
   });
-  await storeResults(ctx, { sourcePath, cues: video.cues, style, transcript, progress: STAGES.store[0] });
+  await storeResults(ctx, { sourcePath, cues, style, transcript, progress: STAGES.store[0] });
 
-  // 6. Charge and complete, atomically
+  // 5. Charge and complete, atomically
   await completeWithCharge(ctx, { seconds, video });
 }

@@ -1,3 +1,4 @@
+import { buildStyledCues } from "../render/styled-cues.ts";
 import type { AttemptContext } from "./job-attempt.ts";
 import { inspectAndReserve } from "./inspect-source.ts";
 import { completeWithCharge, renderCaptions, storeResults } from "./output-stages.ts";
@@ -35,7 +36,8 @@ export async function runRenderJob(ctx: AttemptContext): Promise<void> {
 
   // 3. Render the edited words, or the source's
   const words = job.words ?? source.transcript.words;
-  const video = await renderCaptions(ctx, { sourcePath: source.videoPath, media, style, words, seconds, work, band: STAGES.render });
+  const cues = buildStyledCues(words, style, media.durationSeconds);
+  const video = await renderCaptions(ctx, { sourcePath: source.videoPath, media, style, cues, seconds, work, onProgress: (fraction) => ctx.progress.reportWithin(STAGES.render, fraction) });
 
   // 4. Store: the files follow the words rendered; language and engine are the source transcript's
   const transcript = transcriptDocument({
@@ -48,7 +50,7 @@ export async function runRenderJob(ctx: AttemptContext): Promise<void> {
     segments: job.words === null ? source.transcript.segments : segmentsForWords(source.transcript.segments, words),
     style,
   });
-  await storeResults(ctx, { sourcePath: source.videoPath, cues: video.cues, style, transcript, progress: STAGES.store[0] });
+  await storeResults(ctx, { sourcePath: source.videoPath, cues, style, transcript, progress: STAGES.store[0] });
 
   // 5. Charge and complete, atomically
   await completeWithCharge(ctx, { seconds, video });

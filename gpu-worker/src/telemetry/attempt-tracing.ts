@@ -14,7 +14,7 @@ export const JOB_ATTRIBUTES = {
 } as const;
 
 export interface AttemptTracing {
-  /** Adds attributes to the job span, the running stage span and every later stage span. */
+  /** Adds attributes to the job span, the running stage spans (recognition and the render run at once) and every later stage span. */
   annotate(attributes: Attributes): void;
   /** Runs one pipeline stage in its own child span and records its duration. */
   stage<T>(name: StageName, run: () => Promise<T>): Promise<T>;
@@ -33,18 +33,18 @@ export async function traceAttempt<T>(jobId: string, traceparent: string | undef
   const common: Attributes = { [JOB_ATTRIBUTES.jobId]: jobId };
   const attributes = { ...common, "messaging.system": "pg-boss", "messaging.operation.type": "process", "messaging.destination.name": QUEUES.captionJob };
   return tracer.startActiveSpan(`process ${QUEUES.captionJob}`, { kind: SpanKind.CONSUMER, attributes }, parent, async (jobSpan) => {
-    let current: Span | undefined;
+    const running = new Set<Span>();
     const stageMs: Partial<Record<StageName, number>> = {};
     const tracing: AttemptTracing = {
       stageMs,
       annotate(added) {
         Object.assign(common, added);
         jobSpan.setAttributes(added);
-        current?.setAttributes(added);
+        for (const span of running) span.setAttributes(added);
       },
       stage: (name, stageRun) =>
         tracer.startActiveSpan(name, { attributes: { ...common, "caption.stage": name } }, async (span) => {
-          current = span;
+          running.add(span);
           const started = performance.now();
           let errorType: string | undefined;
           try {
@@ -53,7 +53,7 @@ export async function traceAttempt<T>(jobId: string, traceparent: string | undef
             errorType = markError(span, error);
             throw error;
           } finally {
-            current = undefined;
+            running.delete(span);
             span.end();
             const elapsedMs = performance.now() - started;
             stageMs[name] = Math.round(elapsedMs);

@@ -1,0 +1,116 @@
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import pino from "pino";
+import type { JobRow } from "@caption/shared/db/tables";
+import { resolveStyle } from "@caption/shared/style/resolve-style";
+import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
+import { createPocketsphinxEngine } from "../asr/pocketsphinx-engine.ts";
+import type { SpeechEngine } from "../asr/speech-engine.ts";
+import { transcribeAudio } from "../asr/transcribe-audio.ts";
+import { jobStatus, loadJob } from "../db/job-repository.ts";
+import { decodePcm16kMono } from "../media/audio-pcm.ts";
+import { runFfmpeg } from "../media/ffmpeg.ts";
+import { probeMedia } from "../media/ffprobe.ts";
+import { SOFTWARE_DECODER } from "../media/video-decoder.ts";
+import { renderCaptionedVideo } from "../render/render-video.ts";
+import { buildStyledCues } from "../render/styled-cues.ts";
+import { createLocalResultStore } from "../storage/local-result-store.ts";
+import { cuesToSrt } from "../subtitles/srt.ts";
+import { cuesToVtt } from "../subtitles/vtt.ts";
+import { traceAttempt } from "../telemetry/attempt-tracing.ts";
+import { makeSpeechVideo } from "../testing/speech-video.ts";
+import type { AttemptContext, PipelineDeps } from "./job-attempt.ts";
+import { advanceJob } from "./job-transitions.ts";
+import { progressReporter } from "./progress-reporter.ts";
+import { transcribeAndRender } from "./transcribe-and-render.ts";
+
+// Recognition and the render at once must give what transcribing first and rendering after gives: the same
+// words, byte-identical SRT and WebVTT, and pixel-identical frames. Pictures are compared through a lossless
+// encode: multithreaded libx264 at CRF 20 is not bit-for-bit repeatable even for identical input frames.
+const LOSSLESS = { encoder: "libx264" as const, args: ["-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-pix_fmt", "yuv420p"] };
+const TEXT = "Welcome back to the channel. Today we bake bread with four simple things: flour, water, salt and time. Stay until the end for the crust.";
+
+let database: TestDatabase;
+let engine: SpeechEngine;
+let dir: string;
+before(async () => {
+  database = await createTestDatabase();
+  engine = createPocketsphinxEngine();
+  dir = await mkdtemp(join(tmpdir(), "transcribe-and-render-"));
+  await database.db.insertInto("accounts").values({ id: "acct_1", name: "a" }).execute();
+});
+after(async () => {
+  await engine.close();
+  await database.dispose();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function frameHashes(path: string): Promise<string[]> {
+  const out = `${path}.md5`;
+  await runFfmpeg({ args: ["-hide_banner", "-loglevel", "error", "-y", "-i", path, "-map", "0:v", "-f", "framemd5", out] });
+  return (await readFile(out, "utf8")).split("\n").filter((line) => line !== "" && !line.startsWith("#")).map((line) => line.split(",").at(-1)!.trim());
+}
+
+/** An attempt's context over the real database, store and tools, as job-attempt.ts builds it. */
+function attemptContext(job: JobRow, deps: PipelineDeps, tracing: AttemptContext["tracing"], attemptDir: string): AttemptContext {
+  const jobId = job.id;
+  const signal = new AbortController().signal;
+  return {
+    deps,
+    job,
+    log: deps.logger,
+    tracing,
+    signal,
+    dir: attemptDir,
+    progress: progressReporter(deps.db, jobId),
+    async enter(status, progress) {
+      assert.ok(await advanceJob(deps.db, jobId, { status, progress }), `the job moves to ${status}`);
+    },
+    stopNow: () => {
+      throw new Error("not canceled in this test");
+    },
+    startBilledWork: () => signal,
+    stored: [],
+    started: performance.now(),
+  };
+}
+
+for (const preset of ["highlight", "smash"] as const) {
+  test(`${preset}: recognition and render at once give the words, SRT, WebVTT and frames of recognition then render`, async () => {
+    const video = await makeSpeechVideo({ text: TEXT, width: 540, height: 960, fps: 30 });
+    const media = await probeMedia(video.path);
+    const style = resolveStyle({ preset, video: { width: media.width, height: media.height } });
+    const jobId = `job_${preset}`;
+    await database.db.insertInto("jobs").values({ id: jobId, account_id: "acct_1", status: "ingesting", video_url: "https://a/b.mp4", preset, language: null, style: "{}", max_duration_seconds: 600 }).execute();
+
+    // The sequential path: every word first, then the render with every cue.
+    const signal = new AbortController().signal;
+    const sequential = await transcribeAudio({ pcm: decodePcm16kMono(video.path, { signal, container: media.container, limitSeconds: media.durationSeconds }), engine, language: "en", signal });
+    const sequentialCues = buildStyledCues(sequential.words, style, media.durationSeconds);
+    const reference = join(dir, `${preset}-sequential.mp4`);
+    await renderCaptionedVideo({ inputPath: video.path, outputPath: reference, cues: sequentialCues, style, media, encoder: LOSSLESS });
+
+    const attemptDir = await mkdtemp(join(dir, `${preset}-`));
+    const deps: PipelineDeps = {
+      db: database.db, store: createLocalResultStore(join(dir, "store")), engine, encoder: LOSSLESS, decoder: SOFTWARE_DECODER, logger: pino({ level: "silent" }),
+      ffmpegPath: "ffmpeg", ffprobePath: "ffprobe", allowPrivateAddresses: false, workDir: dir,
+      limits: { download: { totalTimeoutMs: 60_000, minBytesPerSecond: 0, throughputWindowMs: 1000 }, probeTimeoutMs: 15_000, deadline: { baseSeconds: 600, perVideoSecond: 1 } },
+    };
+    const job = await loadJob(database.db, jobId);
+    assert.ok(job);
+    const overlapped = await traceAttempt(jobId, undefined, (tracing) =>
+      transcribeAndRender(attemptContext(job, deps, tracing, attemptDir), { sourcePath: video.path, media, style, seconds: Math.ceil(media.durationSeconds), language: "en", work: signal, band: [12, 95] }),
+    );
+
+    assert.ok(sequential.words.length >= 15, `${sequential.words.length} words`);
+    assert.deepEqual(overlapped.transcribed, sequential);
+    assert.equal(cuesToSrt(overlapped.cues), cuesToSrt(sequentialCues));
+    assert.equal(cuesToVtt(overlapped.cues), cuesToVtt(sequentialCues));
+    assert.deepEqual(await frameHashes(join(attemptDir, "captioned.mp4")), await frameHashes(reference));
+    // Recognition over, the job reads `rendering` while the render finishes.
+    assert.equal(await jobStatus(database.db, jobId), "rendering");
+  });
+}
