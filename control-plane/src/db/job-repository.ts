@@ -31,3 +31,8 @@ export async function markCanceled(db: DbOrTrx, jobId: string): Promise<JobRow> 
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** Any account's job: for work the service does on its own behalf (webhook payloads), never for a client's request. */
+export async function loadJobRow(db: DbOrTrx, jobId: string): Promise<JobRow | undefined> {
+  return db.selectFrom("jobs").selectAll().where("id", "=", jobId).executeTakeFirst();
+}

@@ -5,8 +5,11 @@ import type { AppState } from "./app-state.ts";
 import { errorResponse } from "./middleware/error-response.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { fileRoutes } from "./routes/file-routes.ts";
+import { docsRoutes } from "./routes/docs-routes.ts";
+import { jobEventRoutes } from "./routes/job-event-routes.ts";
 import { jobRoutes } from "./routes/job-routes.ts";
 import { publicRoutes } from "./routes/public-routes.ts";
+import { webhookRoutes } from "./routes/webhook-routes.ts";
 import { notFound } from "../services/service-error.ts";
 
 export function createApp(deps: AppDeps): Koa<AppState> {
@@ -15,6 +18,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const router = new Router<AppState>();
   publicRoutes(router, deps);
   jobRoutes(router, deps);
+  jobEventRoutes(router, deps);
+  webhookRoutes(router, deps);
+  docsRoutes(router, deps);
   if (deps.localFilesRoot) fileRoutes(router, deps.localFilesRoot, deps.signer, deps.now);
   app.use(requestContext(deps.logger));
   app.use(errorResponse());

@@ -20,12 +20,14 @@ const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 const CONCURRENCY_LIMIT_SQLSTATE = "CL429";
 const nextUlid = monotonicFactory();
 export const newJobId = (): string => `job_${nextUlid()}`;
+const statusUrl = (baseUrl: string, jobId: string) => `${baseUrl}/v1/jobs/${jobId}`;
 
 export interface SubmissionDeps {
   db: Db;
   queue: JobQueue;
   languages: LanguageSupport;
-  statusUrl(jobId: string): string;
+  /** The API's public origin for this request: status_url's base, and that of the result links webhooks carry. */
+  baseUrl: string;
 }
 
 export interface SubmitInput {
@@ -56,7 +58,7 @@ export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promi
         if (previous.request_hash !== hash) {
           throw new ServiceError("IDEMPOTENCY_KEY_MISMATCH", "this Idempotency-Key was used with a different request body; use a new key for a new request");
         }
-        return { id: previous.job_id, status: "queued", status_url: deps.statusUrl(previous.job_id), replayed: true };
+        return { id: previous.job_id, status: "queued", status_url: statusUrl(deps.baseUrl, previous.job_id), replayed: true };
       }
     }
 
@@ -87,13 +89,14 @@ export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promi
       finished_at: null,
       expires_at: null,
       files_deleted_at: null,
+      base_url: deps.baseUrl,
     });
     if (idempotencyKey !== undefined) {
       await saveIdempotencyRecord(trx, { account_id: principal.accountId, key: idempotencyKey, request_hash: hash, job_id: jobId, ttlSeconds: IDEMPOTENCY_TTL_SECONDS });
     }
     await deps.queue.enqueueCaptionJob(trx, trace.traceparent ? { job_id: jobId, traceparent: trace.traceparent } : { job_id: jobId });
 
-    return { id: jobId, status: "queued", status_url: deps.statusUrl(jobId), replayed: false };
+    return { id: jobId, status: "queued", status_url: statusUrl(deps.baseUrl, jobId), replayed: false };
   });
   if (!response.replayed) countTransition("queued");
   return response;

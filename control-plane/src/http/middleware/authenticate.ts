@@ -1,7 +1,7 @@
 import type { Middleware } from "koa";
 import type { Scope } from "@caption/shared/api/scopes";
 import type { Db } from "@caption/shared/db/database";
-import { authenticateApiKey } from "../../services/authentication.ts";
+import { authenticateApiKey, type Principal } from "../../services/authentication.ts";
 import type { AppState } from "../app-state.ts";
 
 /** Bearer-key authentication, scope check and the per-key request rate limit. */
@@ -14,3 +14,9 @@ export function authenticate(db: Db, needed: Scope, now: () => Date): Middleware
     await next();
   };
 }
+
+/** The principal `authenticate` put on the state; a route without it is a wiring mistake. */
+export const principalOf = (state: AppState): Principal => {
+  if (!state.principal) throw new Error("route reached without authentication");
+  return state.principal;
+};

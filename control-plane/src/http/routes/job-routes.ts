@@ -6,21 +6,15 @@ import { cancelJob, getJob } from "../../services/job-service.ts";
 import { submitJob } from "../../services/submission-service.ts";
 import { getUsage } from "../../services/usage-service.ts";
 import type { AppDeps } from "../app-deps.ts";
-import type { Principal } from "../../services/authentication.ts";
 import { invalidRequest } from "../../services/service-error.ts";
 import type { AppState } from "../app-state.ts";
 import { baseUrlOf } from "../base-url.ts";
-import { authenticate } from "../middleware/authenticate.ts";
+import { authenticate, principalOf } from "../middleware/authenticate.ts";
 import { createValidator } from "../validation.ts";
 
 const submission = createValidator(SubmissionRequestSchema);
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 const POLL_SECONDS = "5";
-
-const principalOf = (state: AppState): Principal => {
-  if (!state.principal) throw new Error("route reached without authentication");
-  return state.principal;
-};
 
 /** The authenticated job API: submit, poll, cancel, usage. */
 export function jobRoutes(router: Router<AppState>, deps: AppDeps): void {
@@ -41,7 +35,7 @@ export function jobRoutes(router: Router<AppState>, deps: AppDeps): void {
     if (rawKey !== "" && !IDEMPOTENCY_KEY.test(rawKey)) throw invalidRequest("Idempotency-Key must be 1 to 255 visible ASCII characters");
     const base = baseUrlOf(ctx, deps.publicBaseUrl);
     const response = await submitJob(
-      { db: deps.db, queue: deps.queue, languages: deps.languages, statusUrl: (id) => `${base}/v1/jobs/${id}` },
+      { db: deps.db, queue: deps.queue, languages: deps.languages, baseUrl: base },
       { principal: principalOf(ctx.state), request, idempotencyKey: rawKey === "" ? undefined : rawKey },
     );
     ctx.state.log.info({ job_id: response.id, replayed: response.replayed }, response.replayed ? "submission replayed" : "job submitted");
