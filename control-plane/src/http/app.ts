@@ -15,6 +15,11 @@ import { notFound } from "../services/service-error.ts";
 export function createApp(deps: AppDeps): Koa<AppState> {
   // X-Forwarded-* are a client's to forge unless a proxy in front rewrites them: trusted only when told so.
   const app = new Koa<AppState>({ proxy: deps.trustProxy });
+  // Errors after the response started (a streamed body's): a client leaving an event stream is normal.
+  app.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "ERR_STREAM_PREMATURE_CLOSE") return;
+    deps.logger.error({ err: error }, "response failed");
+  });
   const router = new Router<AppState>();
   publicRoutes(router, deps);
   jobRoutes(router, deps);
