@@ -48,6 +48,7 @@ export function fileAndEventPaths() {
         ],
         responses: {
           "200": { description: "The event stream; each event's data is a JobEvent", content: { "text/event-stream": { schema: { type: "string", description: "Server-Sent Events; each data line is a JobEvent", "x-event-data": ref("JobEvent") }, example: 'id: 42\nevent: status\ndata: {"job_id":"job_01…","status":"rendering","progress":45,"at":"2026-12-16T09:00:00.000Z"}\n\n' } } },
+          "204": { description: "The job is finished and Last-Event-ID is its last event: nothing more will come (EventSource stops reconnecting)" },
           "401": error("UNAUTHORIZED"),
           "404": error("NOT_FOUND"),
           "429": rateLimited,

@@ -3,7 +3,7 @@ import type { JobEvent } from "@caption/shared/api/job-event";
 import type { Db } from "@caption/shared/db/database";
 import type { JobEventType } from "@caption/shared/db/tables";
 import type { Logger } from "pino";
-import { jobEventsAfter } from "../db/job-event-repository.ts";
+import { jobEventsAfter, lastJobEventId } from "../db/job-event-repository.ts";
 import { findJob } from "../db/job-repository.ts";
 import type { NotificationListener } from "../db/notification-listener.ts";
 import { notFound } from "./service-error.ts";
@@ -27,15 +27,18 @@ export interface JobEventStreamDeps {
 
 /**
  * Streams a job's history after `lastEventId` (all of it without one) and then each change as it
- * commits, ending after the terminal state. Every event comes from the job_events table, so any
+ * commits, ending after the terminal state. Null when there is nothing left to stream: the job is
+ * finished and the client has seen its last event (the HTTP layer answers 204, which tells an
+ * EventSource to stop reconnecting). Every event comes from the job_events table, so any
  * API process serves any stream: a notification only says "look again", a heartbeat looks again too
  * (in case a notification was lost), and no query holds a pooled connection between events.
  */
-export async function openJobEventStream(deps: JobEventStreamDeps, accountId: string, jobId: string, lastEventId: string | undefined, sink: JobEventSink): Promise<{ close(): void }> {
+export async function openJobEventStream(deps: JobEventStreamDeps, accountId: string, jobId: string, lastEventId: string | undefined, sink: JobEventSink): Promise<{ close(): void } | null> {
   const job = await findJob(deps.db, accountId, jobId);
   if (!job) throw notFound("job");
-
   let lastId = /^\d{1,18}$/.test(lastEventId ?? "") ? Number(lastEventId) : 0;
+  if (isTerminal(job.status) && lastId > 0 && lastId >= (await lastJobEventId(deps.db, jobId))) return null;
+
   let closed = false;
   let reading = false;
   let readAgain = false;

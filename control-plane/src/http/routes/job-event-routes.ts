@@ -35,6 +35,11 @@ export function jobEventRoutes(router: Router<AppState>, deps: AppDeps): void {
         },
       },
     );
+    if (!stream) {
+      // The job is finished and the client saw its last event: 204 tells an EventSource to stop reconnecting.
+      ctx.status = 204;
+      return;
+    }
     const end = () => {
       stream.close();
       body.end();

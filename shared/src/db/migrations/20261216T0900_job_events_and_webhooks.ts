@@ -20,6 +20,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       created_at timestamptz NOT NULL DEFAULT now()
     );
     CREATE INDEX job_events_job ON job_events (job_id, id);
+    -- Progress steps are pruned after a week (status events stay as the history).
+    CREATE INDEX job_events_progress_age ON job_events (created_at) WHERE type = 'progress';
 
     CREATE TABLE webhook_endpoints (
       id text PRIMARY KEY,
@@ -35,7 +37,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CREATE TABLE webhook_deliveries (
       id bigserial PRIMARY KEY,
       endpoint_id text NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
-      job_event_id bigint NOT NULL REFERENCES job_events(id),
+      job_event_id bigint NOT NULL REFERENCES job_events(id) ON DELETE CASCADE,
       job_id text NOT NULL,
       -- webhook-id: one per event, the same on every retry and for every endpoint.
       event_id text NOT NULL,
