@@ -110,4 +110,19 @@ describe("GET /v1/jobs/{id}/events", () => {
     assert.equal(anonymous.status, 401);
     assertErrorShape(await anonymous.json(), "UNAUTHORIZED");
   });
+
+  test("stopping the API ends its open streams instead of waiting for them", async () => {
+    const other = await startTestApi();
+    try {
+      const owner = await other.createKey();
+      const { body } = await other.request("POST", "/v1/subtitles", { key: owner.api_key, body: { video_url: "https://videos.example.com/clip.mp4" } });
+      const client = await openEventStream(`${other.url}/v1/jobs/${body.id}/events`, { authorization: `Bearer ${owner.api_key}` });
+      await client.waitFor(() => true);
+      await other.api.stop();
+      await client.ended;
+      assert.deepEqual(summary(client.events), ["status:queued:0"]);
+    } finally {
+      await other.close();
+    }
+  });
 });

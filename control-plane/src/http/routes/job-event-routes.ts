@@ -53,7 +53,8 @@ export function jobEventRoutes(router: Router<AppState>, deps: AppDeps): void {
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
     ctx.status = 200;
-    ctx.set({ "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no" });
+    // The connection closes with the stream: a stopping server then has no idle keep-alive socket to wait for.
+    ctx.set({ "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no", Connection: "close" });
     ctx.body = body;
   });
 }
