@@ -1,12 +1,16 @@
-// Entry point of the API benchmark's service process (started by ../service-process.ts): the control plane
-// alone (no worker, no telemetry) over an embedded PostgreSQL in DATA_DIR. Stops on SIGTERM, or when the
+// Entry point of the API benchmark's service process (started by ../service-process.ts with the same
+// `--import` of the telemetry preload as `npm run api`): the control plane alone (no worker) with telemetry
+// as `npm run api` starts it, over an embedded PostgreSQL in DATA_DIR. Stops on SIGTERM, or when the
 // benchmark that holds its stdin open goes away.
 import { parseEnv } from "@caption/shared/config/env";
 import { createLogger } from "@caption/shared/runtime/logger";
+import { startTelemetry } from "@caption/shared/telemetry/telemetry";
+import { telemetryOptionsFromEnv } from "@caption/shared/telemetry/telemetry-env";
 import { startApiServer, startEmbeddedPostgres } from "@caption/control-plane";
 
 const env = parseEnv();
 const logger = createLogger(env.LOG_LEVEL, "caption-api");
+const telemetry = startTelemetry(telemetryOptionsFromEnv(env, "caption-api"));
 const postgres = await startEmbeddedPostgres(env.DATA_DIR, logger);
 const api = await startApiServer(env, postgres.url, logger);
 
@@ -15,7 +19,7 @@ const stop = () => {
   if (stopping) return;
   stopping = true;
   // A normal exit, so that --cpu-prof writes its profile.
-  api.stop().then(() => postgres.stop()).then(() => process.exit(0), (error: unknown) => {
+  api.stop().then(() => postgres.stop()).then(() => telemetry.shutdown()).then(() => process.exit(0), (error: unknown) => {
     logger.error({ err: error }, "benchmark API shutdown failed");
     process.exit(1);
   });

@@ -1,5 +1,5 @@
 import { atLeast, atMost, type TargetCheck } from "../targets.ts";
-import type { Measurement } from "./run-load.ts";
+import type { ScenarioSummary } from "./scenario-summary.ts";
 
 export interface ApiTarget {
   minRequestsPerSecond: number;
@@ -13,8 +13,8 @@ export const API_TARGETS: Readonly<Record<string, ApiTarget>> = {
   "POST /v1/subtitles (Idempotency-Key)": { minRequestsPerSecond: 300, maxP99Ms: 60 },
 };
 
-/** A scenario's measurement against its targets: throughput, p99 latency, and no unexpected answers. None for a scenario without targets. */
-export function checkApiTargets(measurement: Measurement): TargetCheck[] {
+/** A scenario's medians against its targets: throughput, p99 latency, and no unexpected answers in any run. None for a scenario without targets. */
+export function checkApiTargets(measurement: Pick<ScenarioSummary, "name" | "requestsPerSecond" | "latencyMs" | "unexpected">): TargetCheck[] {
   const target = API_TARGETS[measurement.name];
   if (!target) return [];
   return [

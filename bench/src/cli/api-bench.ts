@@ -7,7 +7,9 @@ import { parseCommandLine } from "@caption/shared/runtime/command-line";
 import { baselineOf, reportLines } from "../api/api-report.ts";
 import { apiScenarios, seedJobs } from "../api/api-scenarios.ts";
 import { checkApiTargets } from "../api/api-targets.ts";
-import { runLoad, type Measurement } from "../api/run-load.ts";
+import { runLoad } from "../api/run-load.ts";
+import { summarize, type ScenarioSummary } from "../api/scenario-summary.ts";
+import { treeCpuMs } from "../api/tree-cpu.ts";
 import { startWaitSampler, type WaitSample } from "../api/wait-sampler.ts";
 import { createBenchKey } from "../bench-key.ts";
 import { makeWorkDir, startServiceProcess, type ServiceProcess } from "../service-process.ts";
@@ -18,11 +20,14 @@ const USAGE = `usage: api-bench [options]
   --database-url URL   database of the running service (to create the benchmark key)
   --accounts N (1)     spread the load over N accounts, one key each (the per-account limits serialise one account)
   --duration S (10)  --warmup S (3)  --connections N (10)  --jobs N (500)  --log-level L (info)
+  --repeats N (3)      runs of each scenario: the report gives the median and the spread (min–max)
   --only TEXT          run only the scenarios whose name contains TEXT (e.g. POST, /v1/jobs, baseline)
   --out FILE           where to write the JSON results (default bench/results/api-<timestamp>.json)
   --profile            CPU profile of the embedded API next to the results, and a sample of what
                        the service's database sessions wait on during each scenario`;
 const RESULTS_DIR = path.resolve(import.meta.dirname, "../../results");
+// What `npm run api` runs the API with (package.json): the HTTP, Koa and pg instrumentations are part of its cost.
+const TELEMETRY_PRELOAD = ["--import", "./shared/src/telemetry/register.ts"];
 
 async function main(argv: string[]): Promise<number> {
   const values = parseCommandLine(
@@ -37,6 +42,7 @@ async function main(argv: string[]): Promise<number> {
         connections: { type: "string", default: "10" },
         jobs: { type: "string", default: "500" },
         accounts: { type: "string", default: "1" },
+        repeats: { type: "string", default: "3" },
         "log-level": { type: "string", default: "info" },
         only: { type: "string" },
         profile: { type: "boolean", default: false },
@@ -48,7 +54,7 @@ async function main(argv: string[]): Promise<number> {
     USAGE,
   );
   if (typeof values === "number") return values;
-  const counts = { duration: values.duration, warmup: values.warmup, connections: values.connections, jobs: values.jobs, accounts: values.accounts };
+  const counts = { duration: values.duration, warmup: values.warmup, connections: values.connections, jobs: values.jobs, accounts: values.accounts, repeats: values.repeats };
   const bad = Object.entries(counts).find(([, raw]) => !Number.isInteger(Number(raw)) || Number(raw) < 0);
   if (bad) {
     process.stderr.write(`--${bad[0]} must be a whole number\n${USAGE}\n`);
@@ -59,6 +65,7 @@ async function main(argv: string[]): Promise<number> {
   const connections = Number(values.connections);
   const seededJobs = Math.max(1, Number(values.jobs));
   const accounts = Math.max(1, Number(values.accounts));
+  const repeats = Math.max(1, Number(values.repeats));
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
   // Other work on the machine skews the numbers: recorded with them.
   const loadAtStart = os.loadavg();
@@ -77,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
         entry: "bench/src/api/api-process.ts",
         dataDir,
         env: { LOG_LEVEL: values["log-level"] },
-        nodeArgs: values.profile ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+        nodeArgs: [...TELEMETRY_PRELOAD, ...(values.profile ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [])],
       });
       url = service.url;
       databaseUrl = service.databaseUrl;
@@ -91,20 +98,30 @@ async function main(argv: string[]): Promise<number> {
 
     console.error(`seeding ${seededJobs} jobs on ${url}`);
     const jobs = await seedJobs(url, keys, seededJobs);
-    const measurements: Measurement[] = [];
+    const summaries: ScenarioSummary[] = [];
     const waits = new Map<string, WaitSample[]>();
     const only = values.only;
+    // CPU per request is read from /proc for a service this benchmark started (the API's process tree: node and its PostgreSQL).
+    const cpuNow = service ? () => treeCpuMs(service!.pid) : undefined;
     for (const scenario of apiScenarios(keys, jobs).filter((s) => !only || s.name.includes(only))) {
       if (warmupSeconds > 0) await runLoad(scenario, { url, connections, durationSeconds: warmupSeconds }, `${scenario.name} warm-up`);
       const sampler = values.profile && databaseUrl ? await startWaitSampler(databaseUrl) : undefined;
-      measurements.push(await runLoad(scenario, { url, connections, durationSeconds }));
+      const runs: ScenarioSummary["runs"] = [];
+      for (let run = 1; run <= repeats; run++) {
+        const before = await cpuNow?.();
+        const measurement = await runLoad(scenario, { url, connections, durationSeconds }, repeats > 1 ? `${scenario.name} ${run}/${repeats}` : scenario.name);
+        const after = await cpuNow?.();
+        const perRequest = (ms: number) => (measurement.total > 0 ? ms / measurement.total : 0);
+        runs.push({ ...measurement, cpuMsPerRequest: before && after ? { api: perRequest(after.rootMs - before.rootMs), database: perRequest(after.descendantsMs - before.descendantsMs) } : null });
+      }
+      summaries.push(summarize(runs));
       if (sampler) waits.set(scenario.name, await sampler.stop());
     }
 
-    console.log(`\nAPI benchmark: ${connections} connections, ${accounts} account(s), ${durationSeconds} s per scenario, ${os.cpus().length} CPUs, Node ${process.versions.node}${values.url ? `, service at ${url}` : ", embedded service"}`);
+    console.log(`\nAPI benchmark: ${connections} connections, ${accounts} account(s), ${repeats} × ${durationSeconds} s per scenario (medians; min–max in brackets), ${os.cpus().length} CPUs, Node ${process.versions.node}${values.url ? `, service at ${url}` : ", embedded service"}`);
     console.log(`load average at start ${loadAtStart.map((n) => n.toFixed(2)).join(" ")}, at end ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
-    for (const line of reportLines(measurements)) console.log(line);
-    for (const m of measurements) if (m.unexpected > 0) console.log(`  ${m.name}: status codes ${JSON.stringify(m.statusCodes)}`);
+    for (const line of reportLines(summaries)) console.log(line);
+    for (const m of summaries) if (m.unexpected > 0) console.log(`  ${m.name}: status codes ${JSON.stringify(m.runs.map((r) => r.statusCodes))}`);
     for (const [name, samples] of waits) {
       console.log(`\ndatabase sessions during ${name} (average number in each state):`);
       for (const w of samples.slice(0, 8)) console.log(`  ${w.averageSessions.toFixed(2).padStart(6)}  ${w.event}`);
@@ -112,12 +129,12 @@ async function main(argv: string[]): Promise<number> {
 
     await mkdir(RESULTS_DIR, { recursive: true });
     const file = values.out ? path.resolve(values.out) : path.join(RESULTS_DIR, `api-${stamp}.json`);
-    const baseline = baselineOf(measurements);
+    const baseline = baselineOf(summaries);
     await writeFile(file, `${JSON.stringify({
       started_at: stamp,
       machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.versions.node, load_average_at_start: loadAtStart, load_average_at_end: os.loadavg() },
-      options: { url: values.url ?? "embedded", connections, duration_seconds: durationSeconds, warmup_seconds: warmupSeconds, seeded_jobs: seededJobs, accounts, log_level: values["log-level"] },
-      scenarios: measurements.map((m) => ({ ...m, ratio_to_baseline: baseline > 0 ? m.requestsPerSecond / baseline : null, targets: checkApiTargets(m), database_waits: waits.get(m.name) ?? null })),
+      options: { url: values.url ?? "embedded", connections, duration_seconds: durationSeconds, warmup_seconds: warmupSeconds, repeats, seeded_jobs: seededJobs, accounts, log_level: values["log-level"] },
+      scenarios: summaries.map((m) => ({ ...m, ratio_to_baseline: baseline > 0 ? m.requestsPerSecond / baseline : null, targets: checkApiTargets(m), database_waits: waits.get(m.name) ?? null })),
       profile_dir: values.profile && service ? profileDir : null,
     }, null, 2)}\n`);
     console.log(`\nresults: ${path.relative(process.cwd(), file)}`);

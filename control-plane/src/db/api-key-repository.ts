@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Scope } from "@caption/shared/api/scopes";
 import type { DbOrTrx } from "@caption/shared/db/database";
+import { RECORD_COLUMNS, type JobRecord } from "./job-repository.ts";
 
 export interface KeyWithRateCount {
   id: string;
@@ -13,13 +14,12 @@ export interface KeyWithRateCount {
 }
 
 /**
- * Finds the active key with this prefix and whole-key hash and counts this request in its per-minute window,
- * in one round trip. A wrong secret finds nothing and counts nothing, so guessing at a known prefix cannot use
- * up its owner's rate. The counter lives in the database so the limit holds across API processes; the
- * window is the minute of `at`, the API's clock.
+ * The active key with this prefix and whole-key hash, with this request counted in its per-minute window,
+ * as the head of one statement. A wrong secret finds nothing and counts nothing, so guessing at a known
+ * prefix cannot use up its owner's rate. The counter lives in the database so the limit holds across API
+ * processes; the window is the minute of `at`, the API's clock.
  */
-export async function findKeyAndCountRequest(db: DbOrTrx, prefix: string, secretHash: string, at: Date): Promise<KeyWithRateCount | undefined> {
-  const result = await sql<KeyWithRateCount>`
+const countedKey = (prefix: string, secretHash: string, at: Date) => sql`
     WITH key AS (
       SELECT k.id, k.account_id, k.scopes, a.rate_limit_per_minute
       FROM api_keys k JOIN accounts a ON a.id = k.account_id
@@ -29,10 +29,43 @@ export async function findKeyAndCountRequest(db: DbOrTrx, prefix: string, secret
       SELECT id, date_trunc('minute', ${at}::timestamptz), 1 FROM key
       ON CONFLICT (api_key_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
       RETURNING count, window_start
-    )
+    )`;
+
+/** Finds the key and counts this request, in one round trip. */
+export async function findKeyAndCountRequest(db: DbOrTrx, prefix: string, secretHash: string, at: Date): Promise<KeyWithRateCount | undefined> {
+  const result = await sql<KeyWithRateCount>`${countedKey(prefix, secretHash, at)}
     SELECT key.*, counted.count AS window_count, counted.window_start FROM key, counted`.execute(db);
   return result.rows[0];
 }
+
+type KeyColumns = { key_id: string; key_account_id: string; key_scopes: Scope[]; rate_limit_per_minute: number; window_count: number; window_start: Date };
+type JobColumns = { [column in keyof JobRecord]: JobRecord[column] | null };
+
+/**
+ * Finds the key, counts this request and reads the key's account's job `jobId`, in one round trip: polling
+ * is the API's busiest request, and this halves its statements. `job` is null for a job that does not
+ * exist or belongs to another account.
+ */
+export async function findKeyAndCountRequestWithJob(
+  db: DbOrTrx,
+  prefix: string,
+  secretHash: string,
+  at: Date,
+  jobId: string,
+): Promise<{ key: KeyWithRateCount; job: JobRecord | null } | undefined> {
+  const result = await sql<KeyColumns & JobColumns>`${countedKey(prefix, secretHash, at)}
+    SELECT key.id AS key_id, key.account_id AS key_account_id, key.scopes AS key_scopes, key.rate_limit_per_minute,
+           counted.count AS window_count, counted.window_start, ${sql.join(RECORD_COLUMNS.map((column) => sql.ref(`j.${column}`)))}
+    FROM key CROSS JOIN counted LEFT JOIN jobs j ON j.id = ${jobId} AND j.account_id = key.account_id`.execute(db);
+  const row = result.rows[0];
+  if (!row) return undefined;
+  const { key_id, key_account_id, key_scopes, rate_limit_per_minute, window_count, window_start, ...job } = row;
+  const key = { id: key_id, account_id: key_account_id, scopes: key_scopes, rate_limit_per_minute, window_count, window_start };
+  return { key, job: isJobRow(job) ? job : null };
+}
+
+// A LEFT JOIN that matched nothing gives every job column null; a job row always has its id.
+const isJobRow = (columns: JobColumns): columns is JobRecord => columns.id !== null;
 
 export async function insertApiKey(
   db: DbOrTrx,

@@ -1,5 +1,4 @@
 import { sql } from "kysely";
-import { ACTIVE_STATUSES } from "@caption/shared/api/job";
 import type { JobRow, NewJobRow } from "@caption/shared/db/tables";
 import type { DbOrTrx } from "@caption/shared/db/database";
 
@@ -7,20 +6,22 @@ export async function insertJob(db: DbOrTrx, job: NewJobRow): Promise<void> {
   await db.insertInto("jobs").values(job).execute();
 }
 
-export async function findJob(db: DbOrTrx, accountId: string, jobId: string, options: { lock?: boolean } = {}): Promise<JobRow | undefined> {
-  let query = db.selectFrom("jobs").selectAll().where("id", "=", jobId).where("account_id", "=", accountId);
+/**
+ * A job as the API reads it: every column but a render job's edited words (megabytes at most, read by
+ * the worker alone), so polling never carries them. A column missing from the list fails type-checking.
+ */
+export type JobRecord = Omit<JobRow, "words">;
+export const RECORD_COLUMNS = [
+  "id", "account_id", "kind", "source_job_id", "status", "progress", "video_url", "preset", "language", "style", "max_duration_seconds",
+  "media", "resolved_style", "duration_seconds", "source_sha256", "source_bytes", "reserved_seconds", "billed_seconds", "error_code",
+  "error_message", "video_key", "srt_key", "transcript_key", "vtt_key", "ass_key", "source_video_key", "traceparent", "attempts",
+  "created_at", "updated_at", "started_at", "finished_at", "expires_at", "files_deleted_at", "base_url",
+] as const satisfies readonly (keyof JobRecord)[];
+
+export async function findJob(db: DbOrTrx, accountId: string, jobId: string, options: { lock?: boolean } = {}): Promise<JobRecord | undefined> {
+  let query = db.selectFrom("jobs").select(RECORD_COLUMNS).where("id", "=", jobId).where("account_id", "=", accountId);
   if (options.lock) query = query.forNoKeyUpdate();
   return query.executeTakeFirst();
-}
-
-export async function countActiveJobs(db: DbOrTrx, accountId: string): Promise<number> {
-  const row = await db
-    .selectFrom("jobs")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("account_id", "=", accountId)
-    .where("status", "in", ACTIVE_STATUSES)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
 
 export async function markCanceled(db: DbOrTrx, jobId: string): Promise<JobRow> {
@@ -32,7 +33,7 @@ export async function markCanceled(db: DbOrTrx, jobId: string): Promise<JobRow> 
     .executeTakeFirstOrThrow();
 }
 
-/** Any account's job: for work the service does on its own behalf (webhook payloads), never for a client's request. */
-export async function loadJobRow(db: DbOrTrx, jobId: string): Promise<JobRow | undefined> {
-  return db.selectFrom("jobs").selectAll().where("id", "=", jobId).executeTakeFirst();
+/** Any account's job (without its edited words): for work the service does on its own behalf (webhook payloads), never for a client's request. */
+export async function loadJobRecord(db: DbOrTrx, jobId: string): Promise<JobRecord | undefined> {
+  return db.selectFrom("jobs").select(RECORD_COLUMNS).where("id", "=", jobId).executeTakeFirst();
 }

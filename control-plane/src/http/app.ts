@@ -3,6 +3,7 @@ import Koa from "koa";
 import type { AppDeps } from "./app-deps.ts";
 import type { AppState } from "./app-state.ts";
 import { errorResponse } from "./middleware/error-response.ts";
+import { noSniff } from "./middleware/no-sniff.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { fileRoutes } from "./routes/file-routes.ts";
 import { docsRoutes } from "./routes/docs-routes.ts";
@@ -29,11 +30,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   if (deps.localFilesRoot) fileRoutes(router, deps.localFilesRoot, deps.signer, deps.now);
   app.use(requestContext(deps.logger));
   app.use(errorResponse());
-  app.use(async (ctx, next) => {
-    // No response of ours is meant to be content-sniffed (downloads least of all).
-    ctx.set("X-Content-Type-Options", "nosniff");
-    await next();
-  });
+  app.use(noSniff());
   app.use(async (ctx, next) => {
     await next();
     if (ctx.status === 404 && ctx.body == null && ctx.respond !== false) throw notFound("route");

@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { insertCompletedJob } from "@caption/shared/testing/job-rows";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
 
 // The published document must describe the server that publishes it: it is valid OpenAPI 3.1, and
@@ -141,7 +142,7 @@ describe("GET /v1/openapi.json", () => {
     const result = await validate(structuredClone(doc) as never);
     assert.ok(result.valid, compileErrors(result));
     assert.deepEqual(Object.keys(doc.paths).sort(), [
-      "/v1/files/{job}/{file}", "/v1/jobs/{id}", "/v1/jobs/{id}/cancel", "/v1/jobs/{id}/events", "/v1/presets", "/v1/subtitles", "/v1/usage",
+      "/v1/files/{job}/{file}", "/v1/jobs/{id}", "/v1/jobs/{id}/cancel", "/v1/jobs/{id}/events", "/v1/jobs/{id}/renders", "/v1/presets", "/v1/subtitles", "/v1/usage",
       "/v1/webhook_endpoints", "/v1/webhook_endpoints/{id}", "/v1/webhook_endpoints/{id}/deliveries",
     ]);
   });
@@ -185,6 +186,44 @@ describe("the documented SubmissionRequest schema accepts exactly what the serve
           ? `the server accepts it but the schema rejects it: ${ajv.errorsText(validate.errors)}`
           : `the server rejects it (${res.body.error?.message}) but the schema accepts it`,
       );
+    });
+  }
+});
+
+// Shapes only: the time rules (end ≤ duration, starts in order, start ≤ end) need the source job and are
+// stated in the operation's description.
+const RENDER_BODIES: [string, unknown][] = [
+  ["empty", {}],
+  ["preset and style", { preset: "thin&bold", style: { position: "top", outline: { thickness: 0 } } }],
+  ["words", { words: [{ text: "Hello", start: 0, end: 0.5 }, { text: "New York", start: 0.5, end: 1 }] }],
+  ["unknown field", { video_url: VIDEO }],
+  ["preset null", { preset: null }],
+  ["style unknown field", { style: { glow: true } }],
+  ["words empty", { words: [] }],
+  ["words null", { words: null }],
+  ["word with confidence", { words: [{ text: "a", start: 0, end: 1, confidence: 1 }] }],
+  ["word text empty", { words: [{ text: "", start: 0, end: 1 }] }],
+  ["word text 100 characters", { words: [{ text: "a".repeat(100), start: 0, end: 1 }] }],
+  ["word text 101 characters", { words: [{ text: "a".repeat(101), start: 0, end: 1 }] }],
+  ["word text with a newline", { words: [{ text: "a\nb", start: 0, end: 1 }] }],
+  ["word text with DEL", { words: [{ text: "a\u007fb", start: 0, end: 1 }] }],
+  ["word start negative", { words: [{ text: "a", start: -1, end: 1 }] }],
+  ["word end missing", { words: [{ text: "a", start: 0 }] }],
+];
+
+describe("the documented RenderRequest schema accepts exactly the shapes the server accepts", () => {
+  let source: string;
+  before(async () => {
+    const owner = await t.database.db.selectFrom("api_keys").select("account_id").executeTakeFirstOrThrow();
+    source = "job_openapi_source";
+    await insertCompletedJob(t.database.db, { id: source, accountId: owner.account_id, expiresAt: new Date(Date.now() + 3600_000) });
+  });
+  for (const [name, body] of RENDER_BODIES) {
+    test(name, async () => {
+      const res = await t.request("POST", `/v1/jobs/${source}/renders`, { key, body });
+      assert.ok(res.status === 202 || res.status === 400, `unexpected ${res.status}: ${JSON.stringify(res.body)}`);
+      const validate = schemaOf("RenderRequest");
+      assert.equal(validate(body), res.status === 202, res.status === 202 ? ajv.errorsText(validate.errors) : res.body.error?.message);
     });
   }
 });

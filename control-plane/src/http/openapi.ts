@@ -2,6 +2,7 @@ import { CancelResponseSchema, JobSchema } from "@caption/shared/api/job";
 import { ErrorBodySchema } from "@caption/shared/api/error";
 import { JobEventSchema } from "@caption/shared/api/job-event";
 import { PresetListSchema } from "@caption/shared/api/preset";
+import { RenderRequestSchema } from "@caption/shared/api/render-request";
 import { SubmissionRequestSchema, SubmissionResponseSchema } from "@caption/shared/api/submission";
 import { TranscriptSchema } from "@caption/shared/api/transcript";
 import { UsageSchema } from "@caption/shared/api/usage";
@@ -10,6 +11,7 @@ import { bearer, error, idParam, json, needs, plain, rateLimited, retryAfter } f
 import { fileAndEventPaths, webhookPaths, webhooks } from "./openapi-notification-paths.ts";
 
 const jobIdParam = idParam("The job's id (job_…)");
+const idempotencyKey = { name: "Idempotency-Key", in: "header", required: false, description: "1–255 visible ASCII characters; remembered 24 h per account", schema: { type: "string", maxLength: 255 } };
 
 /** OpenAPI 3.1 description generated from the schemas the server validates with. */
 export function buildOpenApiDocument(serverUrl: string) {
@@ -35,6 +37,7 @@ export function buildOpenApiDocument(serverUrl: string) {
       schemas: {
         SubmissionRequest: plain(SubmissionRequestSchema),
         SubmissionResponse: plain(SubmissionResponseSchema),
+        RenderRequest: plain(RenderRequestSchema),
         Job: plain(JobSchema),
         JobEvent: plain(JobEventSchema),
         CancelResponse: plain(CancelResponseSchema),
@@ -67,7 +70,7 @@ export function buildOpenApiDocument(serverUrl: string) {
           summary: "Create a captioned-video job",
           description: `Queues a job for the video at \`video_url\`. Repeat an \`Idempotency-Key\` to retry safely. ${needs("subtitles:write")}`,
           ...bearer("subtitles:write"),
-          parameters: [{ name: "Idempotency-Key", in: "header", required: false, description: "1–255 visible ASCII characters; remembered 24 h per account", schema: { type: "string", maxLength: 255 } }],
+          parameters: [idempotencyKey],
           requestBody: { required: true, ...json("SubmissionRequest") },
           responses: {
             "202": { description: "Job accepted; poll status_url every 5 seconds", ...json("SubmissionResponse") },
@@ -104,6 +107,31 @@ export function buildOpenApiDocument(serverUrl: string) {
           ...bearer("subtitles:write"),
           parameters: [jobIdParam],
           responses: { "200": { description: "Current status after the request", ...json("CancelResponse") }, "401": error("UNAUTHORIZED"), "404": error("NOT_FOUND") },
+        },
+      },
+      "/v1/jobs/{id}/renders": {
+        post: {
+          operationId: "renderJobAgain",
+          tags: ["Jobs"],
+          summary: "Render a completed job again with edited words, another preset or style: a new job without download or transcription",
+          description:
+            "Omitted fields are the source job's (its preset, its request style, its transcript's words). The new job goes queued → rendering → completed, " +
+            "reserves and is charged ceil(duration) like any job, and carries source_job_id. Word rules beyond the schema: text not blank, start ≤ end ≤ the video's duration, starts in time order. " +
+            needs("subtitles:write"),
+          ...bearer("subtitles:write"),
+          parameters: [jobIdParam, idempotencyKey],
+          requestBody: { required: true, ...json("RenderRequest") },
+          responses: {
+            "202": { description: "Render job accepted; poll status_url every 5 seconds", ...json("SubmissionResponse") },
+            "400": error("Invalid request, naming the first bad field such as words[3].start (INVALID_REQUEST, IDEMPOTENCY_KEY_MISMATCH)"),
+            "401": error("Missing or invalid API key (UNAUTHORIZED, INSUFFICIENT_SCOPE)"),
+            "402": error("No prepaid seconds available (INSUFFICIENT_CREDITS)"),
+            "404": error("No such job, or another account's (NOT_FOUND)"),
+            "409": error("The source job is not completed or its files have expired (SOURCE_NOT_RENDERABLE)"),
+            "413": error("The body is over 4 MiB (PAYLOAD_TOO_LARGE)"),
+            "429": { description: "RATE_LIMITED or CONCURRENCY_LIMIT_EXCEEDED", headers: retryAfter, ...json("Error") },
+            "503": { description: "SERVICE_UNAVAILABLE", headers: retryAfter, ...json("Error") },
+          },
         },
       },
       "/v1/usage": {

@@ -18,25 +18,27 @@ export function createValidator<T extends TSchema>(schema: T): Validator<T> {
     check: (value) => compiled.Check(value),
     parse(value) {
       if (compiled.Check(value)) return value;
-      throw invalidRequest(describe(firstError([...compiled.Errors(value)]), value));
+      // Errors arrive outermost first; the first one names the field that is wrong (a body of many
+      // words may hold many errors: only the first is taken).
+      const first = compiled.Errors(value).First();
+      if (!first) throw new Error("validation failed without errors");
+      throw invalidRequest(describe(first, value));
     },
   };
 }
 
-// Errors arrive outermost first; the first one names the field that is wrong.
-function firstError(errors: ValueError[]): ValueError {
-  const [first] = errors;
-  if (!first) throw new Error("validation failed without errors");
-  return first;
-}
-
-const fieldName = (path: string) => path.slice(1).replaceAll("/", ".") || "body";
+/** `/style/offset/x` → `style.offset.x`, `/words/3/start` → `words[3].start`. */
+const fieldName = (path: string) =>
+  path
+    .slice(1)
+    .split("/")
+    .reduce((name, segment) => (/^\d+$/u.test(segment) ? `${name}[${segment}]` : name === "" ? segment : `${name}.${segment}`), "") || "body";
 
 function describe(error: ValueError, root: unknown): string {
   const field = fieldName(error.path);
   if (root === null || typeof root !== "object" || Array.isArray(root)) return "request body must be a JSON object";
   if (error.value === null) return `${field} must not be null; omit it to use the default`;
-  const schema = error.schema as { anyOf?: { const?: unknown }[]; minimum?: number; maximum?: number; maxLength?: number; pattern?: string };
+  const schema = error.schema as { anyOf?: { const?: unknown }[]; minimum?: number; maximum?: number; maxLength?: number; maxItems?: number; pattern?: string };
   switch (error.type) {
     case ValueErrorType.ObjectAdditionalProperties:
       return `unknown field ${field}`;
@@ -53,8 +55,14 @@ function describe(error: ValueError, root: unknown): string {
       return `${field} must be between ${schema.minimum} and ${schema.maximum}`;
     case ValueErrorType.StringMaxLength:
       return `${field} must be at most ${schema.maxLength} characters`;
+    case ValueErrorType.StringMinLength:
+    case ValueErrorType.ArrayMinItems:
+      return `${field} must not be empty`;
+    case ValueErrorType.ArrayMaxItems:
+      return `${field} must hold at most ${schema.maxItems} items`;
     case ValueErrorType.StringPattern:
       if (field.endsWith("color")) return `${field} must be a #RRGGBB hex color`;
+      if (/^words\[\d+\]\.text$/u.test(field)) return `${field} must not contain control characters (tabs, line breaks…)`;
       if (field === "video_url") return "video_url must be an absolute https:// URL";
       return `${field} must match ${schema.pattern}`;
     case ValueErrorType.StringFormat:

@@ -76,7 +76,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     logger.info({ url: metrics.url }, "metrics listening");
   }
 
-  let handle = createStartupApp(logger).callback();
+  let handle = createStartupApp(logger, { trustProxy: env.TRUST_PROXY }).callback();
   const server = createServer((request, response) => void handle(request, response));
   server.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));

@@ -1,6 +1,6 @@
 import type { Scope } from "@caption/shared/api/scopes";
 import type { Db } from "@caption/shared/db/database";
-import { findKeyAndCountRequest } from "../db/api-key-repository.ts";
+import { findKeyAndCountRequest, type KeyWithRateCount } from "../db/api-key-repository.ts";
 import { apiKeyPrefix, hashApiKey } from "./api-key-secret.ts";
 import { ServiceError } from "./service-error.ts";
 
@@ -11,17 +11,27 @@ export interface Principal {
   scopes: readonly Scope[];
 }
 
-// A write key implies read (DESIGN.md §5).
+/** What a request's key is looked up by: its prefix and the SHA-256 of the whole key. */
+export interface KeyCredentials {
+  prefix: string;
+  secretHash: string;
+}
+
+// A write key implies read (docs/api.md "Authentication and scopes").
 const grants = (scopes: readonly Scope[], needed: Scope) => scopes.includes(needed) || (needed === "subtitles:read" && scopes.includes("subtitles:write"));
 
 const unauthorized = () => new ServiceError("UNAUTHORIZED", "a valid API key is required: Authorization: Bearer <API_KEY>");
 
-/** Checks an API key and its scope, and counts the request against the key's rate in the minute of `now`. */
-export async function authenticateApiKey(db: Db, key: string | undefined, needed: Scope, now: Date): Promise<Principal> {
+/** The lookup of a well-formed key; a missing or malformed one is UNAUTHORIZED before any database work. */
+export function keyCredentials(key: string | undefined): KeyCredentials {
   const prefix = key ? apiKeyPrefix(key) : null;
   if (!key || !prefix) throw unauthorized();
   // Comparing hashes in SQL leaks nothing useful by timing: a stored SHA-256 cannot be turned back into a key.
-  const row = await findKeyAndCountRequest(db, prefix, hashApiKey(key), now);
+  return { prefix, secretHash: hashApiKey(key) };
+}
+
+/** The key found (with this request counted) checked for its scope and rate in the minute of `now`. */
+export function principalOf(row: KeyWithRateCount | undefined, needed: Scope, now: Date): Principal {
   if (!row) throw unauthorized();
   if (!grants(row.scopes, needed)) throw new ServiceError("INSUFFICIENT_SCOPE", `this API key lacks the ${needed} scope`, { requiredScope: needed });
   if (row.window_count > row.rate_limit_per_minute) {
@@ -29,4 +39,10 @@ export async function authenticateApiKey(db: Db, key: string | undefined, needed
     throw new ServiceError("RATE_LIMITED", `rate limit of ${row.rate_limit_per_minute} requests per minute exceeded`, { retryAfterSeconds });
   }
   return { accountId: row.account_id, apiKeyId: row.id, scopes: row.scopes };
+}
+
+/** Checks an API key and its scope, and counts the request against the key's rate in the minute of `now`. */
+export async function authenticateApiKey(db: Db, key: string | undefined, needed: Scope, now: Date): Promise<Principal> {
+  const { prefix, secretHash } = keyCredentials(key);
+  return principalOf(await findKeyAndCountRequest(db, prefix, secretHash, now), needed, now);
 }

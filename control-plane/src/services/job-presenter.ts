@@ -1,21 +1,22 @@
 import type { Job } from "@caption/shared/api/job";
-import type { JobRow } from "@caption/shared/db/tables";
+import type { JobRecord } from "../db/job-repository.ts";
 import type { ResultLinks } from "../storage/result-links.ts";
 
 /** Maps a job row to the API's Job object; result URLs only while the files exist. */
-export async function presentJob(row: JobRow, links: ResultLinks, baseUrl: string, now: Date): Promise<Job> {
+export async function presentJob(row: JobRecord, links: ResultLinks, baseUrl: string, now: Date): Promise<Job> {
   const expiresAt = row.expires_at ? new Date(row.expires_at) : null;
   const filesLive = row.status === "completed" && expiresAt !== null && expiresAt > now && row.files_deleted_at === null;
   const link = async (key: string | null) => (filesLive && key && expiresAt ? links.url(key, expiresAt, baseUrl) : null);
-  const [videoUrl, srtUrl, transcriptUrl] = await Promise.all([link(row.video_key), link(row.srt_key), link(row.transcript_key)]);
+  const [videoUrl, srtUrl, transcriptUrl, vttUrl, assUrl] = await Promise.all([row.video_key, row.srt_key, row.transcript_key, row.vtt_key, row.ass_key].map(link));
   return {
     id: row.id,
     status: row.status,
     progress: Math.round(row.progress * 10) / 10,
     created_at: new Date(row.created_at).toISOString(),
+    source_job_id: row.source_job_id,
     expires_at: expiresAt ? expiresAt.toISOString() : null,
     video: videoUrl ? { url: videoUrl, content_type: "video/mp4" } : null,
-    subtitles: { srt_url: srtUrl, transcript_url: transcriptUrl },
+    subtitles: { srt_url: srtUrl ?? null, transcript_url: transcriptUrl ?? null, vtt_url: vttUrl ?? null, ass_url: assUrl ?? null },
     usage: { reserved_seconds: row.reserved_seconds, billed_seconds: row.billed_seconds },
     error: row.error_code ? { code: row.error_code, message: row.error_message ?? row.error_code } : null,
   };

@@ -4,7 +4,7 @@ import type { Db } from "@caption/shared/db/database";
 import type { WebhookDeliveryPayload } from "@caption/shared/jobs/catalog";
 import type { Logger } from "pino";
 import { fixPayload, loadDelivery, recordAttempt, type AttemptOutcome, type DeliveryToSend } from "../db/webhook-delivery-repository.ts";
-import { loadJobRow } from "../db/job-repository.ts";
+import { loadJobRecord } from "../db/job-repository.ts";
 import type { JobQueue } from "../queue/job-queue.ts";
 import type { ResultLinks } from "../storage/result-links.ts";
 import { presentJob } from "./job-presenter.ts";
@@ -31,7 +31,7 @@ export interface WebhookSenderDeps {
  */
 async function payloadOf(deps: WebhookSenderDeps, delivery: DeliveryToSend): Promise<string> {
   if (delivery.payload !== null) return delivery.payload;
-  const row = await loadJobRow(deps.db, delivery.job_id);
+  const row = await loadJobRecord(deps.db, delivery.job_id);
   if (!row) throw new Error(`job ${delivery.job_id} of delivery ${delivery.id} not found`);
   const baseUrl = deps.publicBaseUrl ?? row.base_url ?? deps.fallbackBaseUrl;
   const body: WebhookPayload = { type: delivery.type, timestamp: new Date(delivery.event_at).toISOString(), data: await presentJob(row, deps.resultLinks, baseUrl, deps.now()) };

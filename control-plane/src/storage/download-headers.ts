@@ -1,10 +1,17 @@
+import { resultContentType } from "@caption/shared/storage/result-files";
+
 /**
- * Result files a browser should save rather than display: SRT and JSON opened in a tab are text a
- * page could sniff or script around; the captioned MP4 plays inline.
+ * Result files a browser should save rather than display: subtitles (SRT, WebVTT, ASS) and JSON opened
+ * in a tab are text a page could sniff or script around; the captioned MP4 plays inline.
  */
-const ATTACHMENT = /\.(srt|json)$/;
+const ATTACHMENT = /\.(srt|vtt|ass|json)$/;
 
 /** The Content-Disposition for a result file, or null to leave it inline. */
 export function contentDisposition(name: string): string | null {
   return ATTACHMENT.test(name) ? `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, "_")}"` : null;
+}
+
+/** The Content-Type a result file is served with (as the worker stored it), or null for another file. */
+export function downloadContentType(name: string): string | null {
+  return resultContentType(name) ?? null;
 }

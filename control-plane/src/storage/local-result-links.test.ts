@@ -49,3 +49,19 @@ test("transcripts download as attachments, the video plays inline, and both say 
   assert.equal(video.headers.get("content-disposition"), null);
   assert.equal(video.headers.get("x-content-type-options"), "nosniff");
 });
+
+test("WebVTT and ASS download as attachments with their own types and charset", async () => {
+  const id = "job_local_subtitles";
+  await mkdir(path.join(t.dataDir, "files", id), { recursive: true });
+  await writeFile(path.join(t.dataDir, "files", id, "captions.vtt"), "WEBVTT\n");
+  await writeFile(path.join(t.dataDir, "files", id, "captions.ass"), "[Script Info]\n");
+  await insertCompletedJob(t.database.db, { id, accountId, expiresAt: new Date(Date.now() + 3600_000) });
+  const { body } = await t.request("GET", `/v1/jobs/${id}`, { key });
+  for (const [url, name, type] of [[body.subtitles.vtt_url, "captions.vtt", "text/vtt; charset=utf-8"], [body.subtitles.ass_url, "captions.ass", "text/x-ssa; charset=utf-8"]] as const) {
+    const download = await fetch(url);
+    assert.equal(download.status, 200, name);
+    assert.equal(download.headers.get("content-type"), type);
+    assert.equal(download.headers.get("content-disposition"), `attachment; filename="${name}"`);
+    assert.equal(download.headers.get("x-content-type-options"), "nosniff");
+  }
+});

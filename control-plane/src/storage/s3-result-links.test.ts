@@ -6,7 +6,13 @@ import { insertCompletedJob } from "@caption/shared/testing/job-rows";
 import { startLoopbackS3, type LoopbackS3 } from "@caption/shared/testing/loopback-s3";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
 
-const FILES = { "captioned.mp4": "video bytes", "captions.srt": "1\n00:00:00,000 --> 00:00:01,000\nhello\n", "transcript.json": '{"words":[]}' };
+const FILES = {
+  "captioned.mp4": "video bytes",
+  "captions.srt": "1\n00:00:00,000 --> 00:00:01,000\nhello\n",
+  "captions.vtt": "WEBVTT\n",
+  "captions.ass": "[Script Info]\n",
+  "transcript.json": '{"words":[]}',
+};
 
 let s3: LoopbackS3;
 let client: S3Client;
@@ -49,7 +55,13 @@ test("an S3-backed completed job links to presigned object URLs that expire at e
   await completedJob("job_s3_links", expiresAt);
   const { status, body } = await t.request("GET", "/v1/jobs/job_s3_links", { key });
   assert.equal(status, 200);
-  const urls = { "captioned.mp4": body.video.url, "captions.srt": body.subtitles.srt_url, "transcript.json": body.subtitles.transcript_url };
+  const urls = {
+    "captioned.mp4": body.video.url,
+    "captions.srt": body.subtitles.srt_url,
+    "captions.vtt": body.subtitles.vtt_url,
+    "captions.ass": body.subtitles.ass_url,
+    "transcript.json": body.subtitles.transcript_url,
+  };
   for (const [name, url] of Object.entries(urls) as [keyof typeof FILES, string][]) {
     assert.ok(url.startsWith(`${s3.endpoint}/${s3.bucket}/tenant-a/job_s3_links/${name}?`), url);
     const expiry = presignedExpiry(url).getTime();

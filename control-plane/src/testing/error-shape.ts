@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 
-/** The spec's error body `{error:{code,message,request_id}}` with this code. */
+/** The interface's error body `{error:{code,message,request_id}}` with this code. */
 export function assertErrorShape(body: any, code: string): void {
   assert.equal(body.error.code, code, JSON.stringify(body));
   assert.equal(typeof body.error.message, "string");

@@ -21,6 +21,7 @@ test("transcribes speech segment by segment with absolute, ordered word times", 
   const engine = createPocketsphinxEngine();
   const signal = new AbortController().signal;
   const progress: number[] = [];
+  const handedOver: { words: string[]; horizon: number }[] = [];
   try {
     const result = await transcribeAudio({
       pcm: decodePcm16kMono(fixture.path, { signal }),
@@ -28,6 +29,7 @@ test("transcribes speech segment by segment with absolute, ordered word times", 
       language: "en",
       signal,
       onProgress: (seconds) => progress.push(seconds),
+      onWords: (words, horizon) => handedOver.push({ words: words.map((w) => w.text), horizon }),
     });
     assert.equal(result.segments.length, fixture.sentences.length);
     for (const [i, sentence] of fixture.sentences.entries()) {
@@ -48,6 +50,12 @@ test("transcribes speech segment by segment with absolute, ordered word times", 
 
     assert.ok(Math.abs(result.duration - fixture.duration) < 0.05);
     assert.deepEqual(progress, [...progress].sort((a, b) => a - b));
+    // Each segment's words are handed over as recognised, with a horizon no later word starts before.
+    assert.deepEqual(handedOver.flatMap((h) => h.words), result.words.map((w) => w.text));
+    for (const [i, { horizon }] of handedOver.entries()) {
+      const before = handedOver.slice(0, i + 1).reduce((n, h) => n + h.words.length, 0);
+      assert.ok(result.words.slice(before).every((w) => w.start >= horizon), `a word after segment ${i} starts before its horizon ${horizon}`);
+    }
     assert.equal(progress.at(-1), result.duration);
   } finally {
     await engine.close();

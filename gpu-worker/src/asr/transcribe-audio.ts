@@ -17,6 +17,11 @@ export interface TranscribeAudioOptions {
   signal: AbortSignal;
   /** Seconds of audio fully handled so far, from the start; called with the full duration at the end. */
   onProgress?: (processedSeconds: number) => void;
+  /**
+   * The words of each speech segment as it is recognised (possibly none), with the horizon: no word still
+   * to come starts before it. Lets captions be built and drawn while recognition goes on.
+   */
+  onWords?: (words: readonly Word[], horizon: number) => void;
   logger?: Logger;
 }
 
@@ -70,6 +75,8 @@ export async function transcribeAudio(options: TranscribeAudioOptions): Promise<
       segments.push({ start, end, text: placed.map((word) => word.text).join(" ") });
     }
     previousEnd = end;
+    // Later segments start where this one ends, and their words are placed no earlier.
+    options.onWords?.(placed, end);
     options.onProgress?.(end);
   }
   const duration = totalSamples / SAMPLE_RATE;

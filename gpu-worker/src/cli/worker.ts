@@ -1,4 +1,4 @@
-// `npm run worker`: a caption worker (distributed mode). Needs DATABASE_URL, or joins the embedded database under DATA_DIR.
+// `npm run worker`: a caption worker (distributed mode) over DATABASE_URL; `npm start` runs one inside the embedded service instead.
 import path from "node:path";
 import { parseEnv } from "@caption/shared/config/env";
 import { createLogger } from "@caption/shared/runtime/logger";

@@ -3,6 +3,7 @@ import { ACTIVE_STATUSES, type JobStatus } from "@caption/shared/api/job";
 import type { DbOrTrx } from "@caption/shared/db/database";
 import type { JobRow } from "@caption/shared/db/tables";
 import type { JobErrorCode } from "@caption/shared/errors/codes";
+import { withoutPaths } from "@caption/shared/errors/redact-paths";
 
 // The worker's queries on job rows, as plain functions over a connection or a transaction: the
 // caller owns the transaction (pipeline/job-transitions.ts locks, decides and counts around them).
@@ -69,7 +70,10 @@ export async function recordReservation(db: DbOrTrx, jobId: string, seconds: num
 export interface CompletedFiles {
   videoKey: string;
   srtKey: string;
+  vttKey: string;
+  assKey: string;
   transcriptKey: string;
+  sourceVideoKey: string;
   expiresAt: Date;
 }
 
@@ -84,6 +88,9 @@ export async function markCompleted(db: DbOrTrx, jobId: string, billedSeconds: n
       video_key: files.videoKey,
       srt_key: files.srtKey,
       transcript_key: files.transcriptKey,
+      vtt_key: files.vttKey,
+      ass_key: files.assKey,
+      source_video_key: files.sourceVideoKey,
       expires_at: files.expiresAt,
       finished_at: now,
       updated_at: now,
@@ -92,10 +99,11 @@ export async function markCompleted(db: DbOrTrx, jobId: string, billedSeconds: n
     .execute();
 }
 
+/** Job messages are shown to clients: whatever produced the message, no path of the worker's disk survives here. */
 export async function markFailed(db: DbOrTrx, jobId: string, code: JobErrorCode, message: string): Promise<void> {
   await db
     .updateTable("jobs")
-    .set({ status: "failed", error_code: code, error_message: message, reserved_seconds: 0, finished_at: now, updated_at: now })
+    .set({ status: "failed", error_code: code, error_message: withoutPaths(message), reserved_seconds: 0, finished_at: now, updated_at: now })
     .where("id", "=", jobId)
     .execute();
 }
@@ -106,13 +114,19 @@ export async function requeueRunningJob(db: DbOrTrx, jobId: string): Promise<boo
   return result.numUpdatedRows > 0n;
 }
 
-/** Up to `limit` jobs whose files are past `expires_at` and not yet deleted, locked; rows another transaction holds are skipped. */
+/**
+ * Up to `limit` jobs whose files are past `expires_at` and not yet deleted, locked; rows another
+ * transaction holds are skipped, and so are sources that an unfinished render job still reads.
+ */
 export async function claimExpiredJobs(trx: DbOrTrx, limit: number): Promise<string[]> {
   const rows = await trx
-    .selectFrom("jobs")
-    .select("id")
-    .where("expires_at", "<=", now)
-    .where("files_deleted_at", "is", null)
+    .selectFrom("jobs as source")
+    .select("source.id")
+    .where("source.expires_at", "<=", now)
+    .where("source.files_deleted_at", "is", null)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom("jobs as render").select("render.id").whereRef("render.source_job_id", "=", "source.id").where("render.status", "in", ACTIVE_STATUSES))),
+    )
     .limit(limit)
     .forNoKeyUpdate()
     .skipLocked()
@@ -120,12 +134,29 @@ export async function claimExpiredJobs(trx: DbOrTrx, limit: number): Promise<str
   return rows.map((row) => row.id);
 }
 
+/**
+ * Of `jobIds`, those an unfinished render job reads from. Asked again once the rows are locked: a render
+ * request that committed while the claim was being made holds its source's lock until its commit, so a
+ * statement after the claim sees it.
+ */
+export async function sourcesOfActiveRenders(trx: DbOrTrx, jobIds: readonly string[]): Promise<Set<string>> {
+  if (jobIds.length === 0) return new Set();
+  const rows = await trx
+    .selectFrom("jobs")
+    .select("source_job_id")
+    .distinct()
+    .where("source_job_id", "in", jobIds)
+    .where("status", "in", ACTIVE_STATUSES)
+    .execute();
+  return new Set(rows.flatMap((row) => (row.source_job_id === null ? [] : [row.source_job_id])));
+}
+
 /** Records that the jobs' files are deleted and forgets their keys; the jobs keep their state. */
 export async function forgetResultFiles(db: DbOrTrx, jobIds: readonly string[]): Promise<void> {
   if (jobIds.length === 0) return;
   await db
     .updateTable("jobs")
-    .set({ files_deleted_at: now, video_key: null, srt_key: null, transcript_key: null })
+    .set({ files_deleted_at: now, video_key: null, srt_key: null, vtt_key: null, ass_key: null, transcript_key: null, source_video_key: null })
     .where("id", "in", jobIds)
     .execute();
 }

@@ -44,6 +44,8 @@ test("probes an MP4 with H.264 and AAC", async () => {
     videoStreamIndex: 0,
     audioStreamIndex: 1,
     videoCodec: "h264",
+    // Untagged, as lavfi's picture is: treated as SDR.
+    colorTransfer: null,
     audioCodec: "aac",
     hasAudio: true,
     sizeBytes: undefined,

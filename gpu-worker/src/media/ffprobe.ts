@@ -21,6 +21,7 @@ interface ProbeStream {
   r_frame_rate?: string;
   duration?: string;
   disposition?: { attached_pic?: number };
+  color_transfer?: string;
   tags?: { rotate?: string };
   side_data_list?: { rotation?: number }[];
 }
@@ -118,6 +119,7 @@ export async function probeMedia(path: string, options: ProbeOptions = {}): Prom
     videoStreamIndex: video.index,
     audioStreamIndex: extent.audioPackets > 0 ? audioIndex : null,
     videoCodec: video.codec_name,
+    colorTransfer: video.color_transfer ?? null,
     audioCodec: extent.audioPackets > 0 ? (audio?.codec_name ?? null) : null,
     hasAudio: extent.audioPackets > 0,
     sizeBytes: size,

@@ -24,6 +24,8 @@ export const MediaInfoSchema = Type.Object(
     videoStreamIndex: Type.Integer({ minimum: 0 }),
     audioStreamIndex: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
     videoCodec: Type.String(),
+    /** ffprobe's color_transfer of the video ("bt709", "arib-std-b67" for HLG, "smpte2084" for PQ), null when untagged. */
+    colorTransfer: Type.Union([Type.String(), Type.Null()]),
     audioCodec: Type.Union([Type.String(), Type.Null()]),
     hasAudio: Type.Boolean(),
     sizeBytes: Type.Integer({ minimum: 0 }),

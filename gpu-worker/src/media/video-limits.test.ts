@@ -16,6 +16,7 @@ const MP4: MediaInfo = {
   videoStreamIndex: 0,
   audioStreamIndex: 1,
   videoCodec: "h264",
+  colorTransfer: "bt709",
   audioCodec: "aac",
   hasAudio: true,
   sizeBytes: 1_000_000,

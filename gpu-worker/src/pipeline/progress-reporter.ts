@@ -3,12 +3,14 @@ import { advanceJob } from "./job-transitions.ts";
 
 const MIN_INTERVAL_MS = 1000;
 
-/** Writes progress at most once a second; the database keeps it monotonic. */
-export function progressReporter(db: Db, jobId: string): {
+export interface ProgressReporter {
   report(progress: number): Promise<void>;
   /** Reports `fraction` (0..1) of the way through a stage's [from, to] band; throttled, fire-and-forget. */
   reportWithin(band: readonly [number, number], fraction: number): void;
-} {
+}
+
+/** Writes progress at most once a second; the database keeps it monotonic. */
+export function progressReporter(db: Db, jobId: string): ProgressReporter {
   let lastWrite = 0;
   let inFlight = false;
   const write = async (progress: number) => {

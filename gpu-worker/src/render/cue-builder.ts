@@ -89,7 +89,8 @@ export function lineText(words: readonly { text: string }[]): string {
   return words.map((w) => w.text).join(" ");
 }
 
-function cleanWords(words: readonly Word[]): CueWord[] {
+/** Words as cues hold them: trimmed, spaces collapsed, empty ones dropped, in time order. */
+export function cleanWords(words: readonly Word[]): CueWord[] {
   return words
     .map((w) => ({ text: w.text.trim().replace(/\s+/gu, " "), start: w.start, end: Math.max(w.start, w.end) }))
     .filter((w) => w.text.length > 0)

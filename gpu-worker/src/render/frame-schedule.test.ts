@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { scheduleFrames, type ScheduledCue } from "./frame-schedule.ts";
+import fc from "fast-check";
+import { FrameSchedule, scheduleFrames, type ScheduledCue, type ScheduledFrame } from "./frame-schedule.ts";
 
 const still = (start: number, end: number): ScheduledCue => ({ start, end, changeTimes: [start] });
 const brief = (frames: { ptsMs: number; cue: number | null }[]) => frames.map((f) => [f.ptsMs, f.cue]);
@@ -64,4 +65,51 @@ test("scheduleFrames: timestamps strictly increase and drawing times lie inside 
   const frames = scheduleFrames(cues, { durationSeconds: 20, frameRate: 25 });
   for (let i = 1; i < frames.length; i++) assert.ok(frames[i]!.ptsMs > frames[i - 1]!.ptsMs);
   for (const f of frames) if (f.cue !== null) assert.ok(f.t >= cues[f.cue]!.start && f.t < cues[f.cue]!.end);
+});
+
+// The batch algorithm FrameSchedule replaced, kept as the oracle: cues handed over one at a time must give
+// exactly its frames (a frame handed out is never taken back).
+function batchSchedule(cues: readonly ScheduledCue[], video: { durationSeconds: number; frameRate: number | null }): ScheduledFrame[] {
+  const toMs = (t: number) =>
+    video.frameRate === null ? Math.max(0, Math.round(t * 1000)) : Math.max(0, Math.floor((Math.round(t * video.frameRate) * 1000) / video.frameRate + 1e-6));
+  const endMs = Math.floor(video.durationSeconds * 1000);
+  const frames: ScheduledFrame[] = [];
+  const push = (frame: ScheduledFrame) => {
+    const last = frames.at(-1);
+    if (last !== undefined && frame.ptsMs <= last.ptsMs) frames.pop();
+    if (frame.ptsMs >= endMs) return;
+    const previous = frames.at(-1);
+    if (frame.cue === null && previous?.cue === null) return;
+    frames.push(frame);
+  };
+  push({ ptsMs: 0, cue: null, t: 0 });
+  cues.forEach((cue, index) => {
+    for (const t of cue.changeTimes) if (t >= cue.start && t < cue.end) push({ ptsMs: toMs(t), cue: index, t });
+    push({ ptsMs: toMs(cue.end), cue: null, t: cue.end });
+  });
+  const last = frames.at(-1);
+  if (last !== undefined && endMs > last.ptsMs) frames.push({ ...last, ptsMs: endMs });
+  return frames;
+}
+
+test("FrameSchedule: cues one at a time give the batch schedule's frames, none taken back", () => {
+  const cuesArb = fc
+    .array(fc.record({ gap: fc.double({ min: 0, max: 0.2, noNaN: true }), length: fc.double({ min: 0, max: 0.3, noNaN: true }), changes: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 4 }) }), { maxLength: 12 })
+    .map((drafts) => {
+      let t = 0;
+      return drafts.map(({ gap, length, changes }): ScheduledCue => {
+        const start = t + gap;
+        t = start + length;
+        return { start, end: t, changeTimes: [start, ...changes.map((c) => start + c * length).sort((a, b) => a - b)] };
+      });
+    });
+  fc.assert(
+    fc.property(cuesArb, fc.double({ min: 0.1, max: 4, noNaN: true }), fc.constantFrom(null, 24, 30, 30000 / 1001, 60), (cues, durationSeconds, frameRate) => {
+      const video = { durationSeconds, frameRate };
+      const schedule = new FrameSchedule(video);
+      const handedOut = [...cues.flatMap((cue) => schedule.add(cue)), ...schedule.finish()];
+      assert.deepEqual(handedOut, batchSchedule(cues, video));
+    }),
+    { numRuns: 1000 },
+  );
 });

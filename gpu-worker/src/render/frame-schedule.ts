@@ -18,29 +18,53 @@ export interface ScheduledCue {
  * stream ends ffmpeg's overlay stops showing its last frame. Cues must be in order and not overlap.
  */
 export function scheduleFrames(cues: readonly ScheduledCue[], video: { durationSeconds: number; frameRate: number | null }): ScheduledFrame[] {
-  const toMs = msOnFrameGrid(video.frameRate);
-  const endMs = Math.floor(video.durationSeconds * 1000);
-  const frames: ScheduledFrame[] = [];
-  const push = (frame: ScheduledFrame) => {
+  const schedule = new FrameSchedule(video);
+  return [...cues.flatMap((cue) => schedule.add(cue)), ...schedule.finish()];
+}
+
+/**
+ * `scheduleFrames` for cues that arrive one at a time: each call hands out the frames nothing later can
+ * change. Only the latest frame is held back, since the next one may land on its millisecond and replace it.
+ */
+export class FrameSchedule {
+  readonly #toMs: (t: number) => number;
+  readonly #endMs: number;
+  readonly #frames: ScheduledFrame[] = [];
+  #cues = 0;
+
+  constructor(video: { durationSeconds: number; frameRate: number | null }) {
+    this.#toMs = msOnFrameGrid(video.frameRate);
+    this.#endMs = Math.floor(video.durationSeconds * 1000);
+    this.#push({ ptsMs: 0, cue: null, t: 0 });
+  }
+
+  /** The next cue (its index is the count of cues added before it); returns the frames now settled. */
+  add(cue: ScheduledCue): ScheduledFrame[] {
+    const index = this.#cues++;
+    for (const t of cue.changeTimes) {
+      if (t >= cue.start && t < cue.end) this.#push({ ptsMs: this.#toMs(t), cue: index, t });
+    }
+    this.#push({ ptsMs: this.#toMs(cue.end), cue: null, t: cue.end });
+    return this.#frames.splice(0, this.#frames.length - 1);
+  }
+
+  /** No more cues: the frames held back and the closing one. */
+  finish(): ScheduledFrame[] {
+    const last = this.#frames.at(-1);
+    if (last !== undefined && this.#endMs > last.ptsMs) this.#frames.push({ ...last, ptsMs: this.#endMs });
+    return this.#frames.splice(0);
+  }
+
+  #push(frame: ScheduledFrame): void {
+    const frames = this.#frames;
     const last = frames.at(-1);
     // The later of two frames that land on the same millisecond is the state from then on.
     if (last !== undefined && frame.ptsMs <= last.ptsMs) frames.pop();
-    if (frame.ptsMs >= endMs) return;
+    if (frame.ptsMs >= this.#endMs) return;
     const previous = frames.at(-1);
     if (frame.cue === null && previous?.cue === null) return;
     frames.push(frame);
-  };
-
-  push({ ptsMs: 0, cue: null, t: 0 });
-  cues.forEach((cue, index) => {
-    for (const t of cue.changeTimes) {
-      if (t >= cue.start && t < cue.end) push({ ptsMs: toMs(t), cue: index, t });
-    }
-    push({ ptsMs: toMs(cue.end), cue: null, t: cue.end });
-  });
-  const last = frames.at(-1);
-  if (last !== undefined && endMs > last.ptsMs) frames.push({ ...last, ptsMs: endMs });
-  return frames;
+  }
 }
 
 /** Milliseconds of the video frame nearest to a time, rounded down so the frame's own timestamp is not before it. */

@@ -6,6 +6,7 @@ import { JobFailure } from "@caption/shared/errors/codes";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import { FfmpegError, spawnFfmpeg } from "../media/ffmpeg.ts";
 import type { H264Encoder } from "../media/h264-encoder.ts";
+import { HDR_TO_SDR_FILTER, isHdr, SDR_BT709_TAGS } from "../media/dynamic-range.ts";
 import type { MediaInfo } from "../media/media-info.ts";
 import type { VideoDecoder } from "../media/video-decoder.ts";
 import { limitArg, sourceInputArgs } from "../media/source-input.ts";
@@ -13,16 +14,23 @@ import { animationFor } from "./animations/animation-for.ts";
 import { bandFor, type Band } from "./band-layout.ts";
 import { layoutCue, type CueLayout } from "./caption-layout.ts";
 import { CaptionPainter } from "./caption-painter.ts";
-import { skiaFontMeasure } from "./font-measure.ts";
+import { skiaFontMeasure, type FontMeasure } from "./font-measure.ts";
 import type { Cue } from "./cue-builder.ts";
-import { scheduleFrames } from "./frame-schedule.ts";
+import { FrameSchedule, type ScheduledFrame } from "./frame-schedule.ts";
 import { MatroskaFrameWriter, matroskaHeader } from "./matroska-writer.ts";
+import { styleBand } from "./style-band.ts";
 import { YuvaPicture } from "./yuva-picture.ts";
 
-export interface RenderVideoOptions {
+/**
+ * The captions: all cues up front (the band is fitted to their ink), or a stream of cues in order, each batch
+ * final, while recognition still runs (the band is the style's, known before any cue; ffmpeg's overlay waits
+ * for the caption stream, so the video is encoded only as far as the captions are known).
+ */
+export type CaptionCues = { cues: readonly Cue[]; cueStream?: never } | { cueStream: AsyncIterable<readonly Cue[]>; cues?: never };
+
+export type RenderVideoOptions = CaptionCues & {
   inputPath: string;
   outputPath: string;
-  cues: readonly Cue[];
   style: ResolvedStyle;
   media: MediaInfo;
   encoder: H264Encoder;
@@ -33,16 +41,34 @@ export interface RenderVideoOptions {
   onProgress?: (fraction: number) => void;
   logger?: Logger;
   ffmpegBinary?: string;
+};
+
+/** Cues laid out on the frame (those that show anything before the end), and the band that holds them all. */
+export function planCaptions(cues: readonly Cue[], style: ResolvedStyle, durationSeconds: number): { layouts: CueLayout[]; band: Band } {
+  const layouts = layoutShown(cues, style, skiaFontMeasure(style), durationSeconds);
+  return { layouts, band: bandFor(layouts.map((l) => l.ink), style.video) };
 }
 
-/** Cues laid out on the frame, and the band that holds them all. */
-export function planCaptions(cues: readonly Cue[], style: ResolvedStyle, durationSeconds: number): { layouts: CueLayout[]; band: Band } {
+function layoutShown(cues: readonly Cue[], style: ResolvedStyle, measure: FontMeasure, durationSeconds: number): CueLayout[] {
   const animation = animationFor(style.animation);
+  return cues.filter((cue) => cue.end > cue.start && cue.start < durationSeconds && cue.lines.length > 0).map((cue) => layoutCue(cue, style, measure, animation));
+}
+
+/** The band, and the laid-out cues in batches as they become known. */
+function captionPlan(options: RenderVideoOptions): { band: Band; batches: AsyncIterable<CueLayout[]> } {
+  const { style, media } = options;
+  if (options.cueStream === undefined) {
+    const { layouts, band } = planCaptions(options.cues, style, media.durationSeconds);
+    return { band, batches: (async function* () { yield layouts; })() };
+  }
   const measure = skiaFontMeasure(style);
-  const layouts = cues
-    .filter((cue) => cue.end > cue.start && cue.start < durationSeconds && cue.lines.length > 0)
-    .map((cue) => layoutCue(cue, style, measure, animation));
-  return { layouts, band: bandFor(layouts.map((l) => l.ink), style.video) };
+  const stream = options.cueStream;
+  return {
+    band: styleBand(style, measure, animationFor(style.animation)),
+    batches: (async function* () {
+      for await (const cues of stream) yield layoutShown(cues, style, measure, media.durationSeconds);
+    })(),
+  };
 }
 
 /**
@@ -58,13 +84,11 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
   }
   signal?.throwIfAborted();
   const animation = animationFor(style.animation);
-  const { layouts, band } = planCaptions(options.cues, style, media.durationSeconds);
+  const { band, batches } = captionPlan(options);
   const frameStep = 1 / media.frameRate;
-  const schedule = scheduleFrames(
-    layouts.map((layout) => ({ start: layout.cue.start, end: layout.cue.end, changeTimes: animation.changeTimes(layout, frameStep) })),
-    { durationSeconds: media.durationSeconds, frameRate: media.frameRate },
-  );
-  logger?.debug({ band, cues: layouts.length, frames: schedule.length }, "caption render planned");
+  const schedule = new FrameSchedule({ durationSeconds: media.durationSeconds, frameRate: media.frameRate });
+  const layouts: CueLayout[] = [];
+  logger?.debug({ band, streamed: options.cueStream !== undefined }, "caption render planned");
 
   const painter = new CaptionPainter(style, band, animation);
   // Also stops ffmpeg when drawing fails here, not only when the caller aborts.
@@ -95,20 +119,30 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
     const writer = new MatroskaFrameWriter(band);
     const picture = new YuvaPicture(band.width, band.height);
     await write(ffmpeg.stdin, [matroskaHeader(band)], exit);
-    for (const frame of schedule) {
-      if (exited || signal?.aborted) break;
-      const paintStarted = performance.now();
-      const patch = painter.update(frame.cue === null ? null : layouts[frame.cue]!, frame.t);
-      if (patch !== null) {
-        picture.update(patch);
-        framesDrawn++;
+    const send = async (frames: readonly ScheduledFrame[]) => {
+      for (const frame of frames) {
+        if (exited || signal?.aborted) return;
+        const paintStarted = performance.now();
+        const patch = painter.update(frame.cue === null ? null : layouts[frame.cue]!, frame.t);
+        if (patch !== null) {
+          picture.update(patch);
+          framesDrawn++;
+        }
+        paintMs += performance.now() - paintStarted;
+        // Resolves once ffmpeg has the bytes, so the picture may change again.
+        await write(ffmpeg.stdin, writer.frame(frame.ptsMs, picture.bytes), exit);
+        // Skia's pixel buffers are freed by finalizers that only run when the loop yields.
+        await yieldToEventLoop();
       }
-      paintMs += performance.now() - paintStarted;
-      // Resolves once ffmpeg has the bytes, so the picture may change again.
-      await write(ffmpeg.stdin, writer.frame(frame.ptsMs, picture.bytes), exit);
-      // Skia's pixel buffers are freed by finalizers that only run when the loop yields.
-      await yieldToEventLoop();
+    };
+    // A failed ffmpeg ends the wait for cues still being recognised.
+    for await (const batch of untilSettled(batches, exit)) {
+      for (const layout of batch) {
+        layouts.push(layout);
+        await send(schedule.add({ start: layout.cue.start, end: layout.cue.end, changeTimes: animation.changeTimes(layout, frameStep) }));
+      }
     }
+    await send(schedule.finish());
     if (!exited) ffmpeg.stdin.end();
     await ffmpeg.done;
   } catch (error) {
@@ -116,13 +150,28 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
     await ffmpeg.done.catch(() => undefined);
     await rm(options.outputPath, { force: true });
     if (signal?.aborted) throw signal.reason;
-    if (error instanceof FfmpegError) {
+    if (error instanceof FfmpegError && !error.notStarted) {
       throw new JobFailure("RENDER_FAILED", "Rendering the captioned video failed", { cause: error });
     }
     throw error;
   }
   logger?.info({ frames_drawn: framesDrawn, paint_ms: Math.round(paintMs), band_width: band.width, band_height: band.height }, "captioned video rendered");
   return { framesDrawn, paintMs };
+}
+
+/** The iterable's items until it ends or `settled` settles first (then the iteration is cut short). */
+async function* untilSettled<T>(iterable: AsyncIterable<T>, settled: Promise<unknown>): AsyncGenerator<T> {
+  const iterator = iterable[Symbol.asyncIterator]();
+  const ended = settled.then(() => ({ done: true as const, value: undefined }));
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), ended]);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    void iterator.return?.();
+  }
 }
 
 /** Writes the chunks; resolves when the last has been handed to the pipe (or ffmpeg has exited). */
@@ -143,6 +192,12 @@ export function mp4OutputArgs(outputPath: string): string[] {
   return ["-movflags", "+faststart", "-f", "mp4", outputPath];
 }
 
+/** The source's video as the overlay's base: tone-mapped to SDR first when it is HDR. */
+function sourcePicture(media: MediaInfo): string {
+  const video = `[0:${media.videoStreamIndex}]`;
+  return isHdr(media) ? `${video}${HDR_TO_SDR_FILTER}[base];[base]` : video;
+}
+
 function ffmpegArgs(options: RenderVideoOptions, band: Band): string[] {
   const { media } = options;
   return [
@@ -155,10 +210,11 @@ function ffmpegArgs(options: RenderVideoOptions, band: Band): string[] {
     "-protocol_whitelist", "pipe",
     "-f", "matroska",
     "-i", "pipe:0",
-    "-filter_complex", `[0:${media.videoStreamIndex}][1:v]overlay=x=${band.x}:y=${band.y}:alpha=straight:eof_action=pass[v]`,
+    "-filter_complex", `${sourcePicture(media)}[1:v]overlay=x=${band.x}:y=${band.y}:alpha=straight:eof_action=pass[v]`,
     "-map", "[v]",
     ...audioOutputArgs(media),
     ...options.encoder.args,
+    ...(isHdr(media) ? SDR_BT709_TAGS : []),
     "-t", limitArg(media.durationSeconds),
     ...mp4OutputArgs(options.outputPath),
   ];

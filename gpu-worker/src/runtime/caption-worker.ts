@@ -12,7 +12,7 @@ import { startQueueClient } from "@caption/shared/jobs/queue-client";
 import { loadSpeechEngine } from "../asr/engine-registry.ts";
 import { modelFolder } from "../asr/model-folder.ts";
 import { detectHardwarePaths } from "../media/hardware-paths.ts";
-import { processCaptionJob } from "../pipeline/process-caption-job.ts";
+import { processJob } from "../pipeline/job-attempt.ts";
 import { failJob } from "../pipeline/job-transitions.ts";
 import { createResultStore } from "../storage/create-result-store.ts";
 import { expireResultFiles } from "./expire-files.ts";
@@ -97,7 +97,7 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
         log.error({ payload: job.data }, "malformed caption job payload; dropped");
         return;
       }
-      const attempt = processCaptionJob(pipelineDeps, job.data.job_id, {
+      const attempt = processJob(pipelineDeps, job.data.job_id, {
         signal: AbortSignal.any([job.signal, shutdown.signal]),
         finalAttempt: job.retryCount >= job.retryLimit,
         traceparent: job.data.traceparent,

@@ -7,6 +7,7 @@ import { after, before, test } from "node:test";
 import pino from "pino";
 import { insertCompletedJob } from "@caption/shared/testing/job-rows";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
+import { claimExpiredJobs, sourcesOfActiveRenders } from "../db/job-repository.ts";
 import { createLocalResultStore } from "../storage/local-result-store.ts";
 import { expireResultFiles } from "./expire-files.ts";
 
@@ -26,7 +27,7 @@ async function completedJob(id: string, expiresAt: Date) {
   const store = createLocalResultStore(root);
   const source = path.join(root, "source");
   await writeFile(source, "x");
-  for (const name of ["captioned.mp4", "captions.srt", "transcript.json"]) await store.put(id, name, source, "application/octet-stream");
+  for (const name of ["captioned.mp4", "captions.srt", "captions.vtt", "captions.ass", "transcript.json", "source-video"]) await store.put(id, name, source, "application/octet-stream");
   await insertCompletedJob(database.db, { id, accountId: "acct_1", expiresAt });
 }
 
@@ -43,6 +44,40 @@ test("expired files are deleted and their keys forgotten; the job keeps its stat
   assert.equal(old.video_key, null);
   assert.equal(old.srt_key, null);
   assert.equal(old.transcript_key, null);
+  assert.equal(old.vtt_key, null);
+  assert.equal(old.ass_key, null);
+  assert.equal(old.source_video_key, null);
   assert.ok(old.files_deleted_at instanceof Date);
   assert.equal(await expireResultFiles(database.db, createLocalResultStore(root), pino({ level: "silent" })), 0, "a second run finds nothing");
+});
+
+/** An unfinished render job of `sourceId`. */
+async function renderJobOf(id: string, sourceId: string) {
+  await database.db
+    .insertInto("jobs")
+    .values({ id, account_id: "acct_1", kind: "render", source_job_id: sourceId, status: "rendering", video_url: "https://a/b.mp4", preset: "classic", style: "{}", max_duration_seconds: 600 })
+    .execute();
+}
+
+test("an expired job's files (source video included) wait for the unfinished render jobs that read them", async () => {
+  const logger = pino({ level: "silent" });
+  await completedJob("job_source", new Date(Date.now() - 1000));
+  await renderJobOf("job_render", "job_source");
+  assert.equal(await expireResultFiles(database.db, createLocalResultStore(root), logger), 0);
+  assert.equal(existsSync(path.join(root, "job_source", "source-video")), true, "kept while the render job runs");
+  await database.db.updateTable("jobs").set({ status: "failed", error_code: "RENDER_FAILED", error_message: "x" }).where("id", "=", "job_render").execute();
+  assert.equal(await expireResultFiles(database.db, createLocalResultStore(root), logger), 1);
+  assert.equal(existsSync(path.join(root, "job_source")), false, "deleted once it has finished");
+});
+
+test("a render job that commits while an expiry holds the claim is seen before anything is deleted", async () => {
+  await completedJob("job_racing", new Date(Date.now() - 1000));
+  await database.db.transaction().execute(async (trx) => {
+    const claimed = await claimExpiredJobs(trx, 10);
+    assert.deepEqual(claimed, ["job_racing"]);
+    // Another connection: the render request committed after the claim's snapshot.
+    await renderJobOf("job_racing_render", "job_racing");
+    assert.deepEqual([...(await sourcesOfActiveRenders(trx, claimed))], ["job_racing"]);
+  });
+  await database.db.updateTable("jobs").set({ status: "canceled" }).where("id", "=", "job_racing_render").execute();
 });

@@ -3,8 +3,10 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createHash, randomBytes } from "node:crypto";
 import { test } from "node:test";
 import { createLocalResultStore } from "./local-result-store.ts";
+import { StoredFileMissing } from "./result-store.ts";
 
 test("put stores under <job>/<name>, overwrites on retry, deleteJob removes everything", async () => {
   const root = await mkdtemp(path.join(tmpdir(), "store-"));
@@ -22,6 +24,27 @@ test("put stores under <job>/<name>, overwrites on retry, deleteJob removes ever
     await store.deleteJob("job_1");
     await assert.rejects(store.put("../etc", "x", source, "text/plain"), /unsafe/);
     await assert.rejects(store.put("job_2", "../x", source, "text/plain"), /unsafe/);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+test("get copies a stored file back with its size and sha256; a missing one is StoredFileMissing", async () => {
+  const root = await mkdtemp(path.join(tmpdir(), "store-"));
+  try {
+    const store = createLocalResultStore(root);
+    const bytes = randomBytes(300_000);
+    const source = path.join(root, "upload");
+    await writeFile(source, bytes);
+    await store.put("job_1", "source-video", source, "application/octet-stream");
+    const copy = path.join(root, "copy");
+    const fingerprint = await store.get("job_1", "source-video", copy);
+    assert.deepEqual(fingerprint, { bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") });
+    assert.ok((await readFile(copy)).equals(bytes));
+    await assert.rejects(store.get("job_1", "transcript.json", copy), StoredFileMissing);
+    await assert.rejects(store.get("job_gone", "source-video", copy), StoredFileMissing);
+    await assert.rejects(store.get("job_1", "../upload", copy), /unsafe/);
+    await assert.rejects(store.get("job_1", "source-video", path.join(root, "aborted"), { signal: AbortSignal.abort() }), { name: "AbortError" });
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -2,15 +2,29 @@
 export interface ResultStore {
   /** Stores a local file under the job's key and returns the key. Overwrites (retries are idempotent). */
   put(jobId: string, name: string, sourcePath: string, contentType: string, options?: { signal?: AbortSignal }): Promise<string>;
+  /**
+   * Copies the stored file `<job_id>/<name>` to a local path and returns what it wrote (size and
+   * sha256). Throws StoredFileMissing when there is no such file.
+   */
+  get(jobId: string, name: string, destinationPath: string, options?: { signal?: AbortSignal }): Promise<StoredFileFingerprint>;
   /** Removes every stored file of a job; missing files are fine. */
   deleteJob(jobId: string): Promise<void>;
 }
 
-export const RESULT_FILES = {
-  video: { name: "captioned.mp4", contentType: "video/mp4" },
-  srt: { name: "captions.srt", contentType: "application/x-subrip; charset=utf-8" },
-  transcript: { name: "transcript.json", contentType: "application/json" },
-} as const;
+export { RESULT_FILES, SOURCE_VIDEO_FILE } from "@caption/shared/storage/result-files";
+
+export interface StoredFileFingerprint {
+  bytes: number;
+  sha256: string;
+}
+
+/** The store holds no file under the key asked for (deleted, expired, or never stored). */
+export class StoredFileMissing extends Error {
+  constructor(key: string, options?: ErrorOptions) {
+    super(`no stored file ${key}`, options);
+    this.name = "StoredFileMissing";
+  }
+}
 
 const SAFE_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -9,7 +9,7 @@ import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { createS3Client } from "@caption/shared/storage/s3-client";
 import { startLoopbackS3, type LoopbackS3 } from "@caption/shared/testing/loopback-s3";
 import { createResultStore } from "./create-result-store.ts";
-import type { ResultStore } from "./result-store.ts";
+import { StoredFileMissing, type ResultStore } from "./result-store.ts";
 
 let s3: LoopbackS3;
 let client: S3Client;
@@ -100,4 +100,17 @@ test("unsafe keys and an aborted upload are refused", async () => {
   await assert.rejects(store.deleteJob(""), /unsafe/);
   await assert.rejects(store.put("job_2", "x", source, "text/plain", { signal: AbortSignal.abort() }), { name: "AbortError" });
   assert.deepEqual(await listKeys(objectKey("job_2/")), []);
+});
+
+test("get downloads an object to a local file with its size and sha256; a missing one is StoredFileMissing", async () => {
+  const video = randomBytes(6 * 1024 * 1024 + 7);
+  const source = path.join(dir, "original");
+  await writeFile(source, video);
+  await store.put("job_get", "source-video", source, "application/octet-stream");
+  const copy = path.join(dir, "copy");
+  assert.deepEqual(await store.get("job_get", "source-video", copy), { bytes: video.length, sha256: createHash("sha256").update(video).digest("hex") });
+  assert.ok((await readFile(copy)).equals(video));
+  await assert.rejects(store.get("job_get", "transcript.json", copy), StoredFileMissing);
+  await assert.rejects(store.get("job_get", "../x", copy), /unsafe/);
+  await assert.rejects(store.get("job_get", "source-video", path.join(dir, "aborted"), { signal: AbortSignal.abort() }), { name: "AbortError" });
 });

@@ -1,7 +1,9 @@
 import { createReadStream } from "node:fs";
-import { DeleteObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
+import { Readable } from "node:stream";
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, type S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import { jobKeyPrefix, resultKey, type ResultStore } from "./result-store.ts";
+import { copyToFile } from "./copy-to-file.ts";
+import { jobKeyPrefix, resultKey, StoredFileMissing, type ResultStore } from "./result-store.ts";
 
 export interface S3ResultStoreOptions {
   bucket: string;
@@ -40,12 +42,20 @@ export function createS3ResultStore(client: S3Client, options: S3ResultStoreOpti
       }
       return key;
     },
+    async get(jobId, name, destinationPath, { signal } = {}) {
+      const key = resultKey(jobId, name);
+      const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: `${prefix}${key}` }), { abortSignal: signal }).catch((error: unknown) => {
+        throw error instanceof NoSuchKey || (error as { name?: unknown }).name === "NoSuchKey" ? new StoredFileMissing(key, { cause: error }) : error;
+      });
+      if (!(object.Body instanceof Readable)) throw new Error(`the object store answered ${key} without a body stream`);
+      return copyToFile(object.Body, destinationPath, signal);
+    },
     async deleteJob(jobId) {
       const jobPrefix = `${prefix}${jobKeyPrefix(jobId)}`;
       let continuationToken: string | undefined;
       do {
         const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: jobPrefix, ContinuationToken: continuationToken }));
-        // One DeleteObject per file (a job has three): works on every S3-compatible server, unlike DeleteObjects' checksum rules.
+        // One DeleteObject per file (a job has six): works on every S3-compatible server, unlike DeleteObjects' checksum rules.
         await Promise.all((page.Contents ?? []).map((object) => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: object.Key }))));
         continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (continuationToken);

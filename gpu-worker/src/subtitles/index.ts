@@ -1,5 +1,6 @@
-// Subtitle files from cues: SRT and ASS (with the bundled fonts an ASS burn-in needs).
+// Subtitle files from cues: SRT, WebVTT and ASS (with the bundled fonts an ASS burn-in needs).
 export { cuesToSrt, parseSrt, type SrtEntry } from "./srt.ts";
+export { cuesToVtt } from "./vtt.ts";
 export { assSubtitles } from "./ass/ass-subtitles.ts";
 export { ASS_LEAVES_OUT } from "./ass/ass-animations.ts";
 export { linkBundledFonts } from "./ass/ass-fonts.ts";

@@ -8,3 +8,4 @@ export { dashManifest, ffconcatScript, hlsPlaylist, truncateAfterIndex, understa
 export { descendantProcesses, isRunning, type ProcessInfo } from "./process-tree.ts";
 export { wordErrorRate } from "./word-error-rate.ts";
 export { brightPixels, brightRows, grayFrame, type GrayFrame } from "./gray-frame.ts";
+export { parseWebVtt, type ParsedVttCue } from "./webvtt.ts";

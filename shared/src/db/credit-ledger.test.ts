@@ -6,6 +6,7 @@ import { ACCOUNTS, applyToModel, bind, cloneModel, recomputeBalance, stepArb, ty
 import { createTestDatabase, type TestDatabase } from "../testing/test-database.ts";
 import { accountBalance, grantCredits, reserveCredits, settleReservation, type Balance } from "./credit-ledger.ts";
 import type { LedgerRow } from "./tables.ts";
+import { ACTIVE_STATUSES } from "../api/job.ts";
 
 // Property: whatever order submit/reserve/charge/release/cancel/grant arrive in, sequentially or
 // racing, the ledger agrees with a TypeScript model and its balance never goes negative.
@@ -53,14 +54,20 @@ function* permutations(n: number, prefix: number[] = []): Generator<number[]> {
   for (let i = 0; i < n; i++) if (!prefix.includes(i)) yield* permutations(n, [...prefix, i]);
 }
 
-interface LedgerState { rows: LedgerRow[]; canceled: Set<string>; balances: Map<string, Balance> }
+interface LedgerState { rows: LedgerRow[]; canceled: Set<string>; balances: Map<string, Balance>; activeJobs: Map<string, { counted: number; actual: number }> }
 
 async function readLedger(model: Model): Promise<LedgerState> {
   const rows = await database.db.selectFrom("credit_ledger").selectAll().where("account_id", "in", model.accounts).orderBy("id").execute();
   const canceled = await database.db.selectFrom("jobs").select("id").where("account_id", "in", model.accounts).where("status", "=", "canceled").execute();
   const balances = new Map<string, Balance>();
   for (const account of model.accounts) balances.set(account, await accountBalance(database.db, account));
-  return { rows, canceled: new Set(canceled.map((r) => r.id)), balances };
+  const activeJobs = new Map<string, { counted: number; actual: number }>();
+  for (const account of model.accounts) {
+    const { active_jobs: counted } = await database.db.selectFrom("accounts").select("active_jobs").where("id", "=", account).executeTakeFirstOrThrow();
+    const actual = await database.db.selectFrom("jobs").select((eb) => eb.fn.countAll<string>().as("n")).where("account_id", "=", account).where("status", "in", ACTIVE_STATUSES).executeTakeFirstOrThrow();
+    activeJobs.set(account, { counted, actual: Number(actual.n) });
+  }
+  return { rows, canceled: new Set(canceled.map((r) => r.id)), balances, activeJobs };
 }
 
 /** The invariants that hold whatever happened. */
@@ -69,6 +76,8 @@ function assertInvariants(state: LedgerState, model: Model): void {
     const balance = state.balances.get(account) as Balance;
     assert.deepEqual(balance, recomputeBalance(state.rows, account), `accountBalance of ${account} disagrees with the ledger rows`);
     assert.ok(balance.available >= 0, `available went negative: ${JSON.stringify(balance)}`);
+    const active = state.activeJobs.get(account);
+    assert.equal(active?.counted, active?.actual, `${account}: the account row counts ${active?.counted} unfinished jobs, there are ${active?.actual}`);
   }
   const byJob = Map.groupBy(state.rows.filter((r) => r.job_id !== null), (r) => r.job_id as string);
   for (const [jobId, rows] of byJob) {

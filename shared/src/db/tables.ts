@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
 import type { JobStatus } from "../api/job.ts";
 import type { PresetId } from "../api/preset.ts";
+import type { EditedWord } from "../api/render-request.ts";
 import type { Scope } from "../api/scopes.ts";
 import type { Style } from "../api/style.ts";
 import type { WebhookEventType } from "../api/webhook.ts";
@@ -18,6 +19,8 @@ export interface AccountsTable {
   name: string;
   concurrency_limit: Generated<number>;
   rate_limit_per_minute: Generated<number>;
+  /** Unfinished jobs, kept by the jobs table's triggers at COMMIT (the concurrency limit checks it). */
+  active_jobs: Generated<number>;
   created_at: Timestamp;
 }
 
@@ -34,9 +37,18 @@ export interface ApiKeysTable {
   revoked_at: NullableTimestamp;
 }
 
+/** `caption`: a submitted video, downloaded and transcribed. `render`: a completed job rendered again from its stored files. */
+export const JOB_KINDS = ["caption", "render"] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
 export interface JobsTable {
   id: string;
   account_id: string;
+  kind: Generated<JobKind>;
+  /** A render job's source: the completed job whose stored video (and, without `words`, transcript) it renders. */
+  source_job_id: string | null;
+  /** A render job's edited words, as the client sent them; null: the source transcript's words. */
+  words: NullableJson<EditedWord[]>;
   status: JobStatus;
   progress: Generated<number>;
   video_url: string;
@@ -59,6 +71,10 @@ export interface JobsTable {
   video_key: string | null;
   srt_key: string | null;
   transcript_key: string | null;
+  vtt_key: string | null;
+  ass_key: string | null;
+  /** The downloaded original, kept with the results so the job can be rendered again; null for jobs completed before that. */
+  source_video_key: string | null;
   traceparent: string | null;
   attempts: Generated<number>;
   created_at: Timestamp;

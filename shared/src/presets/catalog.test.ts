@@ -34,7 +34,7 @@ const isGold = hueIn(38, 55);
 const isRed = (hex: string) => hueIn(0, 12)(hex) || hueIn(345, 360)(hex);
 const isPink = hueIn(290, 340);
 
-test("the catalog holds exactly the 16 preset ids, in the spec's order", () => {
+test("the catalog holds exactly the 16 preset ids, in the interface's order", () => {
   assert.deepEqual(PRESETS.map((preset) => preset.id), [...PRESET_IDS]);
 });
 
@@ -74,7 +74,7 @@ test("animations are stable ids from ANIMATIONS", () => {
   for (const preset of PRESETS) assert.ok((ANIMATIONS as readonly string[]).includes(preset.animation), preset.id);
 });
 
-// The spec's appearance and behaviour tables, one row per preset.
+// The interface's appearance and behaviour tables, one row per preset.
 const APPEARANCE: Record<PresetId, (p: Preset) => void> = {
   classic: ({ defaults: d, animation }) => {
     assert.ok(isWhite(d.text_color) && d.font_family === "Inter");
@@ -161,7 +161,7 @@ const APPEARANCE: Record<PresetId, (p: Preset) => void> = {
 };
 
 for (const [id, check] of Object.entries(APPEARANCE)) {
-  test(`${id}: looks as the spec's preset table says`, () => check(getPreset(id as PresetId)));
+  test(`${id}: looks as the interface's preset table says`, () => check(getPreset(id as PresetId)));
 }
 
 test("only thin&bold drops font_weight; every preset supports the other general fields", () => {

@@ -73,7 +73,7 @@ function deepFreeze<T extends object>(value: T): T {
   return Object.freeze(value);
 }
 
-/** All 16 presets in the spec's order. */
+/** All 16 presets in the interface's order. */
 export const PRESETS: readonly Preset[] = [
   definePreset({
     id: "classic",

@@ -7,7 +7,7 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { registerInstrumentations } from "@opentelemetry/instrumentation";
 import { detectResources, hostDetector, resourceAttributesEnvDetector, resourceFromAttributes, serviceNameEnvDetector } from "@opentelemetry/resources";
 import { MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from "@opentelemetry/sdk-metrics";
-import { BatchSpanProcessor, ParentBasedSampler, AlwaysOnSampler, TracerProvider, type Sampler, type SpanProcessor } from "@opentelemetry/sdk-trace";
+import { AlwaysOffSampler, BatchSpanProcessor, ParentBasedSampler, AlwaysOnSampler, TracerProvider, type Sampler, type SpanProcessor } from "@opentelemetry/sdk-trace";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import { autoInstrumentations } from "./auto-instrumentations.ts";
 
@@ -48,7 +48,10 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   );
 
   const spanProcessors = [...(options.otlp ? [new BatchSpanProcessor({ exporter: new OTLPTraceExporter() })] : []), ...(options.spanProcessors ?? [])];
-  const tracerProvider = new TracerProvider({ resource, sampler: options.sampler ?? new ParentBasedSampler({ root: new AlwaysOnSampler() }), spanProcessors });
+  // With nothing to receive spans, recording them is pure cost (a third of a polled request's CPU in the
+  // API): they stay non-recording, and the instrumentations' metrics are kept.
+  const sampler = spanProcessors.length === 0 ? new AlwaysOffSampler() : (options.sampler ?? new ParentBasedSampler({ root: new AlwaysOnSampler() }));
+  const tracerProvider = new TracerProvider({ resource, sampler, spanProcessors });
 
   // Scrapes pull from this reader; our own HTTP routes serve it, so its server never starts.
   const prometheus = new PrometheusExporter({ preventServerStart: true });

@@ -64,9 +64,10 @@ test("a fresh clone in a private home directory: setup, start, one job, clean st
   // What the newcomer is told: which recognizer runs and, for the fallback, what it costs.
   const engineLine = service.log.find((l) => l.msg === "speech engine ready");
   assert.ok(engineLine, service.output());
-  if (engineLine.engine === "pocketsphinx") {
-    assert.ok(service.log.some((l) => l.level === 40 && /accuracy on real speech is low .*npm run models:download/.test(String(l.msg))), service.output());
-  }
+  const accuracyWarning = service.log.some((l) => l.level === 40 && /accuracy on real speech is low .*npm run models:download/.test(String(l.msg)));
+  // Offline (as in CI) setup cannot fetch the neural model, so the fallback runs and must say what it costs.
+  assert.equal(accuracyWarning, engineLine.engine === "pocketsphinx", service.output());
+  if (/speech model not installed: .* is unreachable/.test(setup.output)) assert.equal(engineLine.engine, "pocketsphinx", service.output());
   // Where the data lives: DATA_DIR (./.data) in the clone; as root the database under /var/lib/caption-service.
   const credentials = JSON.parse(await readFile(path.join(clone, ".data", "postgres.json"), "utf8")) as { clusterDir?: string };
   clusterDir = credentials.clusterDir ?? path.join(clone, ".data", "postgres");

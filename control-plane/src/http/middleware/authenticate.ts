@@ -1,16 +1,22 @@
-import type { Middleware } from "koa";
+import type { Context, Middleware } from "koa";
 import type { Scope } from "@caption/shared/api/scopes";
 import type { Db } from "@caption/shared/db/database";
 import { authenticateApiKey, type Principal } from "../../services/authentication.ts";
 import type { AppState } from "../app-state.ts";
 
+/** The key of `Authorization: Bearer <key>`, if the header has that form. */
+export const bearerKey = (ctx: Context): string | undefined => /^Bearer\s+(\S+)\s*$/i.exec(ctx.get("Authorization"))?.[1];
+
+/** Records who the request acts for, and says so in its log lines. */
+export function actFor(state: AppState, principal: Principal): void {
+  state.principal = principal;
+  state.log = state.log.child({ account_id: principal.accountId });
+}
+
 /** Bearer-key authentication, scope check and the per-key request rate limit. */
 export function authenticate(db: Db, needed: Scope, now: () => Date): Middleware<AppState> {
   return async (ctx, next) => {
-    const key = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get("Authorization"))?.[1];
-    const principal = await authenticateApiKey(db, key, needed, now());
-    ctx.state.principal = principal;
-    ctx.state.log = ctx.state.log.child({ account_id: principal.accountId });
+    actFor(ctx.state, await authenticateApiKey(db, bearerKey(ctx), needed, now()));
     await next();
   };
 }

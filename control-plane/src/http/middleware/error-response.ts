@@ -13,6 +13,7 @@ const STATUS: Record<ApiErrorCode, number> = {
   LINK_EXPIRED_OR_INVALID: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  SOURCE_NOT_RENDERABLE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RANGE_NOT_SATISFIABLE: 416,
@@ -33,7 +34,7 @@ interface ErrorResponse {
 }
 
 /**
- * Maps every error to the spec's error body `{error:{code,message,request_id}}` with its status and
+ * Maps every error to the interface's error body `{error:{code,message,request_id}}` with its status and
  * headers. 5xx messages stay generic; the details go to the log.
  */
 export function errorResponse(): Middleware<AppState> {

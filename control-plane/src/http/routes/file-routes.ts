@@ -2,7 +2,7 @@ import path from "node:path";
 import type Router from "@koa/router";
 import send from "send";
 import type { AppState } from "../app-state.ts";
-import { contentDisposition } from "../../storage/download-headers.ts";
+import { contentDisposition, downloadContentType } from "../../storage/download-headers.ts";
 import type { UrlSigner } from "../../storage/signed-url.ts";
 import { notFound, ServiceError } from "../../services/service-error.ts";
 
@@ -28,6 +28,9 @@ export function fileRoutes(router: Router<AppState>, root: string, signer: UrlSi
         res.setHeader("Cache-Control", "private, no-transform");
         const disposition = contentDisposition(name);
         if (disposition) res.setHeader("Content-Disposition", disposition);
+        // The type the file was stored with (text/vtt, text/x-ssa… with their charset), not a guess from its extension.
+        const type = downloadContentType(name);
+        if (type) res.setHeader("Content-Type", type);
       });
       ctx.res.once("close", resolve);
       stream.pipe(ctx.res);

@@ -102,7 +102,7 @@ export function assSubtitles(cues: readonly Cue[], style: ResolvedStyle): string
 
   return [
     "[Script Info]",
-    "; Captions of the caption service, for a libass burn-in comparison",
+    "; Captions of the caption service: the cues, look and animation of the captioned video, for libass and subtitle editors",
     "ScriptType: v4.00+",
     `PlayResX: ${style.video.width}`,
     `PlayResY: ${style.video.height}`,

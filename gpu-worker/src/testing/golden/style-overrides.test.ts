@@ -1,4 +1,4 @@
-// Style overrides change the rendered sample frame exactly as the spec says, measured on its pixels.
+// Style overrides change the rendered sample frame exactly as the interface says, measured on its pixels.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";

@@ -1,0 +1,41 @@
+import { readdir, readFile } from "node:fs/promises";
+import { parseProcStatCpu } from "../pipeline/cpu-clock.ts";
+import { splitProcStat } from "../pipeline/proc-stat.ts";
+
+export interface TreeCpu {
+  /** The root process alone (the API's node process). */
+  rootMs: number;
+  /** Every other process under it (the embedded PostgreSQL's server and backends). */
+  descendantsMs: number;
+}
+
+interface ProcCpu {
+  pid: number;
+  ppid: number;
+  selfMs: number;
+  /** The children it has reaped: summed with the live processes of a tree, every process counts once. */
+  reapedChildrenMs: number;
+}
+
+function parseEntry(stat: string): ProcCpu {
+  const { pid, fields } = splitProcStat(stat);
+  return { pid, ppid: Number(fields[1]), ...parseProcStatCpu(stat) };
+}
+
+/** CPU time used so far by a process and, apart, by everything under it, including processes that have exited (a backend is counted through the postmaster that reaped it). */
+export async function treeCpuMs(rootPid: number): Promise<TreeCpu> {
+  const pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name));
+  const stats = await Promise.all(pids.map((pid) => readFile(`/proc/${pid}/stat`, "utf8").catch(() => null)));
+  const entries = stats.filter((stat): stat is string => stat !== null).map(parseEntry);
+  const children = new Map<number, ProcCpu[]>();
+  for (const entry of entries) children.set(entry.ppid, [...(children.get(entry.ppid) ?? []), entry]);
+  const root = entries.find((entry) => entry.pid === rootPid);
+  if (!root) throw new Error(`process ${rootPid} is gone`);
+  let descendantsMs = root.reapedChildrenMs;
+  const pending = [...(children.get(rootPid) ?? [])];
+  for (let entry = pending.pop(); entry !== undefined; entry = pending.pop()) {
+    pending.push(...(children.get(entry.pid) ?? []));
+    descendantsMs += entry.selfMs + entry.reapedChildrenMs;
+  }
+  return { rootMs: root.selfMs, descendantsMs };
+}

@@ -1,0 +1,233 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { insertCompletedJob } from "@caption/shared/testing/job-rows";
+import { assertErrorShape } from "../testing/error-shape.ts";
+import { startTestApi, type TestApi } from "../testing/test-api.ts";
+
+// POST /v1/jobs/{id}/renders against completed source rows (no worker: the new jobs stay queued).
+
+let t: TestApi;
+let key: string;
+let accountId: string;
+const HOUR = 3600_000;
+// The source rows last 3 s (insertCompletedJob).
+const DURATION = 3;
+const word = (text: string, start: number, end: number) => ({ text, start, end });
+const WORDS = [word("Hello", 0.2, 0.5), word("world", 0.6, 1)];
+
+before(async () => {
+  t = await startTestApi();
+  ({ api_key: key, account_id: accountId } = await t.createKey({ concurrency: 1000 }));
+});
+after(() => t.close());
+
+let serial = 0;
+/** A completed job of the account, its files kept for another hour unless `row` says otherwise. */
+async function sourceJob(row: Parameters<typeof insertCompletedJob>[1]["row"] = {}, owner = accountId): Promise<string> {
+  const id = `job_source_${++serial}`;
+  await insertCompletedJob(t.database.db, { id, accountId: owner, expiresAt: new Date(Date.now() + HOUR), row: { preset: "box", style: JSON.stringify({ text_color: "#FF0000" }), ...row } });
+  return id;
+}
+
+const renders = (id: string, body: unknown, headers: Record<string, string> = {}, withKey = key) => t.request("POST", `/v1/jobs/${id}/renders`, { key: withKey, body, headers });
+
+describe("the render request body is validated as strictly as a submission", () => {
+  let source: string;
+  before(async () => {
+    source = await sourceJob();
+  });
+  const many = (n: number) => Array.from({ length: n }, (_, i) => word(`w${i}`, (i * DURATION) / n, (i * DURATION) / n));
+  const invalid: [string, unknown, RegExp][] = [
+    ["body is an array", [], /JSON object/],
+    ["body is null", null, /JSON object/],
+    ["unknown top-level field", { foo: 1 }, /unknown field foo/],
+    ["video_url is a submission's field", { video_url: "https://a.example/v.mp4" }, /unknown field video_url/],
+    ["preset null", { preset: null }, /preset must not be null/],
+    ["preset unknown", { preset: "fancy" }, /preset must be one of/],
+    ["style null", { style: null }, /style must not be null/],
+    ["unknown style field", { style: { glow: true } }, /unknown field style\.glow/],
+    ["style color shorthand", { style: { text_color: "#fff" } }, /style\.text_color must be a #RRGGBB hex color/],
+    ["words null", { words: null }, /words must not be null/],
+    ["words not an array", { words: "hello" }, /words/],
+    ["words empty", { words: [] }, /words must not be empty/],
+    ["more than 20 000 words", { words: many(20_001) }, /words must hold at most 20000 items/],
+    ["word null", { words: [WORDS[0], null] }, /words\[1\] must not be null/],
+    ["unknown word field", { words: [WORDS[0], { ...WORDS[1], confidence: 0.5 }] }, /unknown field words\[1\]\.confidence/],
+    ["word text missing", { words: [{ start: 0, end: 1 }] }, /words\[0\]\.text is required/],
+    ["word text null", { words: [WORDS[0], { ...WORDS[1], text: null }] }, /words\[1\]\.text must not be null/],
+    ["word text empty", { words: [WORDS[0], word("", 0.6, 1)] }, /words\[1\]\.text must not be empty/],
+    ["word text blank", { words: [WORDS[0], word("   ", 0.6, 1)] }, /words\[1\]\.text must not be blank/],
+    ["word text 101 characters", { words: [word("a".repeat(101), 0, 1)] }, /words\[0\]\.text must be at most 100 characters/],
+    ["word text with a line break", { words: [WORDS[0], word("two\nlines", 0.6, 1)] }, /words\[1\]\.text must not contain control characters/],
+    ["word text with a tab", { words: [word("a\tb", 0, 1)] }, /words\[0\]\.text must not contain control characters/],
+    ["word text with a C1 control", { words: [word("a\u0085b", 0, 1)] }, /words\[0\]\.text must not contain control characters/],
+    ["start missing", { words: [WORDS[0], { text: "x", end: 1 }] }, /words\[1\]\.start is required/],
+    ["start a string", { words: [word("x", "0.5" as never, 1)] }, /words\[0\]\.start/],
+    ["start negative", { words: [WORDS[0], word("x", -0.1, 1)] }, /words\[1\]\.start must be between 0/],
+    ["end before start", { words: [WORDS[0], word("x", 0.9, 0.8), word("y", 0.95, 1)] }, /words\[1\]\.end must not be before words\[1\]\.start/],
+    ["end past the duration", { words: [WORDS[0], word("late", 2.5, DURATION + 0.1)] }, /words\[1\]\.end must be within the video's 3 s/],
+    ["starts going back", { words: [...WORDS, word("back", 0.55, 0.7)] }, /words\[2\]\.start must not be before words\[1\]\.start/],
+  ];
+  for (const [name, body, message] of invalid) {
+    test(`${name} → 400 INVALID_REQUEST`, async () => {
+      const res = await renders(source, body);
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assertErrorShape(res.body, "INVALID_REQUEST");
+      assert.match(res.body.error.message, message);
+    });
+  }
+
+  const valid: [string, unknown][] = [
+    ["an empty body (everything inherited)", {}],
+    ["a preset alone", { preset: "karaoke" }],
+    ["a style alone", { style: { position: "top", outline: { thickness: 0 } } }],
+    ["words at the edges: start 0, end = duration, equal starts, zero-length words", { words: [word("a", 0, 0), word("b", 0, 1), word("c", 3, 3)] }],
+    ["an end a rounding error past the duration", { words: [word("a", 2, DURATION + 0.0004)] }],
+    ["100 characters, inner spaces and non-ASCII", { words: [word(`${"é".repeat(49)} ${"字".repeat(50)}`, 0, 1)] }],
+    ["20 000 words", { words: many(20_000) }],
+  ];
+  for (const [name, body] of valid) {
+    test(`${name} → 202`, async () => {
+      const res = await renders(source, body);
+      assert.equal(res.status, 202, JSON.stringify(res.body).slice(0, 300));
+    });
+  }
+
+  test("a body over 4 MiB is 413 PAYLOAD_TOO_LARGE; a body that is not JSON is 400", async () => {
+    const huge = await t.request("POST", `/v1/jobs/${source}/renders`, { key, rawBody: JSON.stringify({ words: [word("x".repeat(5 * 1024 * 1024), 0, 1)] }), headers: { "content-type": "application/json" } });
+    assert.equal(huge.status, 413);
+    assertErrorShape(huge.body, "PAYLOAD_TOO_LARGE");
+    const broken = await t.request("POST", `/v1/jobs/${source}/renders`, { key, rawBody: "{not json", headers: { "content-type": "application/json" } });
+    assert.equal(broken.status, 400);
+    const form = await t.request("POST", `/v1/jobs/${source}/renders`, { key, rawBody: "preset=box", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    assert.equal(form.status, 400);
+  });
+});
+
+describe("the new job", () => {
+  test("is queued, carries source_job_id, and inherits what the request leaves out", async () => {
+    const source = await sourceJob({ language: "de", max_duration_seconds: 30 });
+    const res = await renders(source, { words: WORDS });
+    assert.equal(res.status, 202);
+    assert.equal(res.body.status, "queued");
+    assert.equal(res.body.replayed, false);
+    assert.match(res.body.id, /^job_[0-9A-HJKMNP-TV-Z]{26}$/);
+    assert.equal(res.headers.get("location"), res.body.status_url);
+    const job = await t.request("GET", `/v1/jobs/${res.body.id}`, { key });
+    assert.equal(job.body.source_job_id, source);
+    assert.equal(job.body.status, "queued");
+    assert.deepEqual(job.body.usage, { reserved_seconds: 0, billed_seconds: 0 });
+    const row = await t.database.db.selectFrom("jobs").selectAll().where("id", "=", res.body.id).executeTakeFirstOrThrow();
+    assert.equal(row.kind, "render");
+    assert.deepEqual(row.words, WORDS);
+    assert.equal(row.preset, "box");
+    assert.deepEqual(row.style, { text_color: "#FF0000" });
+    assert.equal(row.language, "de");
+    assert.equal(row.max_duration_seconds, 30);
+  });
+
+  test("takes the request's preset and style, and no words when none are sent", async () => {
+    const res = await renders(await sourceJob(), { preset: "karaoke", style: { position: "top" } });
+    const row = await t.database.db.selectFrom("jobs").selectAll().where("id", "=", res.body.id).executeTakeFirstOrThrow();
+    assert.equal(row.preset, "karaoke");
+    assert.deepEqual(row.style, { position: "top" });
+    assert.equal(row.words, null, "the worker takes the source transcript's words");
+  });
+
+  test("a render job that has completed can itself be rendered again", async () => {
+    const first = await sourceJob();
+    const second = `job_source_${++serial}`;
+    await insertCompletedJob(t.database.db, { id: second, accountId, expiresAt: new Date(Date.now() + HOUR), row: { kind: "render", source_job_id: first } });
+    assert.equal((await renders(second, {})).status, 202);
+  });
+});
+
+describe("the source job", () => {
+  const refused: [string, Parameters<typeof sourceJob>[0], RegExp][] = [
+    ["failed", { status: "failed", error_code: "TRANSCRIPTION_FAILED", error_message: "x", billed_seconds: 0 }, /it is failed/],
+    ["canceled", { status: "canceled", billed_seconds: 0, expires_at: null }, /it is canceled/],
+    ["still running", { status: "rendering", billed_seconds: 0, expires_at: null }, /it is rendering/],
+    ["completed, files past expires_at", { expires_at: new Date(Date.now() - 1000) }, /expired/],
+    ["completed, files deleted", { files_deleted_at: new Date(), video_key: null, source_video_key: null }, /expired/],
+    ["completed before source videos were kept", { source_video_key: null }, /before this service kept source videos/],
+  ];
+  for (const [name, row, message] of refused) {
+    test(`${name} → 409 SOURCE_NOT_RENDERABLE`, async () => {
+      const res = await renders(await sourceJob(row), { preset: "classic" });
+      assert.equal(res.status, 409, JSON.stringify(res.body));
+      assertErrorShape(res.body, "SOURCE_NOT_RENDERABLE");
+      assert.match(res.body.error.message, message);
+    });
+  }
+
+  test("another account's job is 404, exactly like a job that does not exist", async () => {
+    const other = await t.createKey();
+    const theirs = await sourceJob({}, other.account_id);
+    const res = await renders(theirs, {});
+    assert.equal(res.status, 404);
+    assertErrorShape(res.body, "NOT_FOUND");
+    assert.deepEqual((await renders("job_nope", {})).body.error.code, "NOT_FOUND");
+    assert.equal((await renders(theirs, {}, {}, other.api_key)).status, 202, "its owner may");
+  });
+
+  test("the account needs the write scope and a positive balance", async () => {
+    const reader = await t.createKey({ scopes: ["subtitles:read"] });
+    assert.equal((await renders(await sourceJob(), {}, {}, reader.api_key)).body.error.code, "INSUFFICIENT_SCOPE");
+    const broke = await t.createKey({ credits: 0 });
+    const theirs = await sourceJob({}, broke.account_id);
+    const res = await renders(theirs, {}, {}, broke.api_key);
+    assert.equal(res.status, 402);
+    assertErrorShape(res.body, "INSUFFICIENT_CREDITS");
+  });
+
+  test("render jobs count against the concurrency limit like any job", async () => {
+    const limited = await t.createKey({ concurrency: 1 });
+    const theirs = await sourceJob({}, limited.account_id);
+    assert.equal((await renders(theirs, {}, {}, limited.api_key)).status, 202);
+    const second = await renders(theirs, {}, {}, limited.api_key);
+    assert.equal(second.status, 429);
+    assertErrorShape(second.body, "CONCURRENCY_LIMIT_EXCEEDED");
+  });
+});
+
+describe("Idempotency-Key", () => {
+  test("the same key and body replay the same job; another body is a mismatch", async () => {
+    const source = await sourceJob();
+    const headers = { "Idempotency-Key": "render-once" };
+    const first = await renders(source, { words: WORDS, preset: "glow" }, headers);
+    const again = await renders(source, { preset: "glow", words: WORDS }, headers);
+    assert.equal(first.status, 202);
+    assert.equal(again.status, 202);
+    assert.equal(again.body.id, first.body.id);
+    assert.equal(again.body.replayed, true);
+    const changed = await renders(source, { words: WORDS, preset: "box" }, headers);
+    assert.equal(changed.status, 400);
+    assertErrorShape(changed.body, "IDEMPOTENCY_KEY_MISMATCH");
+    const jobs = await t.database.db.selectFrom("jobs").select("id").where("source_job_id", "=", source).execute();
+    assert.equal(jobs.length, 1, "one job for the replayed request");
+  });
+
+  test("a key used to submit, or to render another job, is a mismatch here, and the other way round", async () => {
+    const [a, b] = [await sourceJob(), await sourceJob()];
+    const submitted = await t.request("POST", "/v1/subtitles", { key, body: { video_url: "https://videos.example.com/a.mp4" }, headers: { "Idempotency-Key": "shared-key" } });
+    assert.equal(submitted.status, 202);
+    assertErrorShape((await renders(a, {}, { "Idempotency-Key": "shared-key" })).body, "IDEMPOTENCY_KEY_MISMATCH");
+    assert.equal((await renders(a, {}, { "Idempotency-Key": "render-key" })).status, 202);
+    assertErrorShape((await renders(b, {}, { "Idempotency-Key": "render-key" })).body, "IDEMPOTENCY_KEY_MISMATCH");
+    const submitAgain = await t.request("POST", "/v1/subtitles", { key, body: {}, headers: { "Idempotency-Key": "render-key" } });
+    assert.equal(submitAgain.status, 400, "a submission body is validated first");
+    const submitOther = await t.request("POST", "/v1/subtitles", { key, body: { video_url: "https://videos.example.com/a.mp4" }, headers: { "Idempotency-Key": "render-key" } });
+    assertErrorShape(submitOther.body, "IDEMPOTENCY_KEY_MISMATCH");
+  });
+
+  test("a replay still answers after the source's files have expired; a malformed key is 400", async () => {
+    const source = await sourceJob();
+    const first = await renders(source, {}, { "Idempotency-Key": "before-expiry" });
+    await t.database.db.updateTable("jobs").set({ expires_at: new Date(Date.now() - 1000) }).where("id", "=", source).execute();
+    const replay = await renders(source, {}, { "Idempotency-Key": "before-expiry" });
+    assert.equal(replay.body.id, first.body.id);
+    assert.equal(replay.body.replayed, true);
+    assert.equal((await renders(source, {}, { "Idempotency-Key": "before-expiry-2" })).status, 409);
+    assert.equal((await renders(source, {}, { "Idempotency-Key": "a key with spaces" })).status, 400);
+  });
+});

@@ -1,0 +1,86 @@
+import type { RenderRequest } from "@caption/shared/api/render-request";
+import type { SubmissionResponse } from "@caption/shared/api/submission";
+import type { Db } from "@caption/shared/db/database";
+import { findJob, insertJob, type JobRecord } from "../db/job-repository.ts";
+import type { JobQueue } from "../queue/job-queue.ts";
+import type { Principal } from "./authentication.ts";
+import { editedWordsProblem } from "./edited-words.ts";
+import { sampledTraceparent } from "@caption/shared/telemetry/trace-context";
+import { assertPositiveBalance, createJobOnce, newJobId } from "./job-creation.ts";
+import { requestHash } from "./request-hash.ts";
+import { invalidRequest, notFound, ServiceError } from "./service-error.ts";
+
+export interface RenderDeps {
+  db: Db;
+  queue: JobQueue;
+  statusUrl(jobId: string): string;
+  /** The API's public origin for this request: the base of the result links webhooks carry (without PUBLIC_BASE_URL). */
+  baseUrl: string;
+}
+
+export interface RenderInput {
+  principal: Principal;
+  sourceJobId: string;
+  request: RenderRequest;
+  idempotencyKey: string | undefined;
+  now: Date;
+}
+
+/**
+ * Creates a render job: the source job's stored video rendered again with other words, preset or
+ * style, skipping download and transcription. Omitted fields are the source's. The source must be the
+ * account's (else 404) and completed with its files still kept (else 409 SOURCE_NOT_RENDERABLE); its
+ * row stays locked until the new job commits, so its files cannot expire in between (the expiry waits
+ * for unfinished render jobs).
+ */
+export async function requestRender(deps: RenderDeps, input: RenderInput): Promise<SubmissionResponse> {
+  const { principal, sourceJobId, request } = input;
+  const traceparent = sampledTraceparent();
+  const creation = {
+    accountId: principal.accountId,
+    idempotencyKey: input.idempotencyKey,
+    // The endpoint and the source are part of the request: a key used to submit, or to render another
+    // job, is a mismatch here, never a replay (a submission body cannot hold these fields).
+    requestHash: () => requestHash({ endpoint: "POST /v1/jobs/{id}/renders", source_job_id: sourceJobId, body: request }),
+    statusUrl: deps.statusUrl,
+  };
+  return createJobOnce(deps.db, creation, async (trx) => {
+    const source = await findJob(trx, principal.accountId, sourceJobId, { lock: true });
+    if (!source) throw notFound("job");
+    const duration = renderableDuration(source, input.now);
+    if (request.words) {
+      const problem = editedWordsProblem(request.words, duration);
+      if (problem) throw invalidRequest(problem);
+    }
+    await assertPositiveBalance(trx, principal.accountId);
+    const jobId = newJobId();
+    await insertJob(trx, {
+      id: jobId,
+      account_id: principal.accountId,
+      kind: "render",
+      source_job_id: source.id,
+      words: request.words ? JSON.stringify(request.words) : null,
+      status: "queued",
+      video_url: source.video_url,
+      preset: request.preset ?? source.preset,
+      language: source.language,
+      style: JSON.stringify(request.style ?? source.style),
+      max_duration_seconds: source.max_duration_seconds,
+      traceparent: traceparent ?? null,
+      base_url: deps.baseUrl,
+    });
+    await deps.queue.enqueueCaptionJob(trx, traceparent ? { job_id: jobId, traceparent } : { job_id: jobId });
+    return jobId;
+  });
+}
+
+/** The source's duration when it can be rendered again now; otherwise 409 SOURCE_NOT_RENDERABLE saying why. */
+function renderableDuration(source: JobRecord, now: Date): number {
+  const refuse = (why: string) => new ServiceError("SOURCE_NOT_RENDERABLE", `job ${source.id} cannot be rendered again: ${why}`);
+  if (source.status !== "completed") throw refuse(`it is ${source.status}; only a completed job can be`);
+  if (source.files_deleted_at !== null || source.expires_at === null || new Date(source.expires_at) <= now) {
+    throw refuse("its files have expired (they are kept 24 hours); submit the video again");
+  }
+  if (source.source_video_key === null || source.duration_seconds === null) throw refuse("it was completed before this service kept source videos; submit the video again");
+  return source.duration_seconds;
+}

@@ -1,0 +1,108 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Transcript } from "@caption/shared/api/transcript";
+import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
+import { jobStatus } from "../db/job-repository.ts";
+import type { MediaInfo } from "../media/media-info.ts";
+import type { Cue } from "../render/cue-builder.ts";
+import { renderCaptionedVideo } from "../render/render-video.ts";
+import { buildStyledCues } from "../render/styled-cues.ts";
+import { RESULT_FILES, resultKey, SOURCE_VIDEO_FILE } from "../storage/result-store.ts";
+import { assSubtitles } from "../subtitles/ass/ass-subtitles.ts";
+import { cuesToSrt } from "../subtitles/srt.ts";
+import { cuesToVtt } from "../subtitles/vtt.ts";
+import { recordRender } from "../telemetry/attempt-tracing.ts";
+import type { AttemptContext } from "./job-attempt.ts";
+import { completeJob } from "./job-transitions.ts";
+import { checkRenderedOutput } from "./rendered-duration.ts";
+
+// The stages every job ends with, whatever gave it its words: render the captions into the video,
+// store the video, the subtitle files, the transcript and the source, then charge and complete.
+
+const RETENTION_MS = 24 * 3600 * 1000;
+
+export interface CaptionedVideo {
+  cues: Cue[];
+  framesDrawn: number;
+  /** Duration of the rendered file, measured like any upload. */
+  renderedSeconds: number;
+}
+
+/** Draws the words' cues in the style onto the source and encodes the captioned MP4 into the scratch folder. */
+export async function renderCaptions(
+  ctx: AttemptContext,
+  input: { sourcePath: string; media: MediaInfo; style: ResolvedStyle; words: Transcript["words"]; seconds: number; work: AbortSignal; band: readonly [number, number] },
+): Promise<CaptionedVideo> {
+  const { deps, dir, log } = ctx;
+  const { media, style, work } = input;
+  return ctx.tracing.stage("render", async () => {
+    await ctx.enter("rendering", input.band[0]);
+    const cues = buildStyledCues(input.words, style, media.durationSeconds);
+    const started = performance.now();
+    const outputPath = path.join(dir, RESULT_FILES.video.name);
+    const render = await renderCaptionedVideo({
+      inputPath: input.sourcePath,
+      outputPath,
+      cues,
+      style,
+      media,
+      encoder: deps.encoder,
+      decoder: deps.decoder,
+      signal: work,
+      logger: log,
+      ffmpegBinary: deps.ffmpegPath,
+      onProgress: (fraction) => ctx.progress.reportWithin(input.band, fraction),
+    });
+    recordRender(deps.encoder.encoder, Math.round(media.durationSeconds * media.frameRate), (performance.now() - started) / 1000);
+    const renderedSeconds = await checkRenderedOutput(outputPath, { seconds: input.seconds, frameRate: media.frameRate }, { signal: work, binary: deps.ffprobePath, timeoutMs: deps.limits.probeTimeoutMs });
+    return { cues, framesDrawn: render.framesDrawn, renderedSeconds };
+  });
+}
+
+/**
+ * Writes the SRT, WebVTT, ASS and transcript of the cues, then stores them, the captioned video and the
+ * source video under the job's key prefix (the source stays so the job can be rendered again).
+ */
+export async function storeResults(ctx: AttemptContext, input: { sourcePath: string; cues: readonly Cue[]; style: ResolvedStyle; transcript: Transcript; progress: number }): Promise<void> {
+  const { deps, dir, job, signal } = ctx;
+  await ctx.tracing.stage("store", async () => {
+    await ctx.progress.report(input.progress);
+    await writeFile(path.join(dir, RESULT_FILES.srt.name), cuesToSrt(input.cues), "utf8");
+    await writeFile(path.join(dir, RESULT_FILES.vtt.name), cuesToVtt(input.cues), "utf8");
+    await writeFile(path.join(dir, RESULT_FILES.ass.name), assSubtitles(input.cues, input.style), "utf8");
+    await writeFile(path.join(dir, RESULT_FILES.transcript.name), JSON.stringify(input.transcript), "utf8");
+    const files = Object.values(RESULT_FILES).map((file) => ({ ...file, localPath: path.join(dir, file.name) }));
+    for (const file of [...files, { ...SOURCE_VIDEO_FILE, localPath: input.sourcePath }]) {
+      signal.throwIfAborted();
+      ctx.stored.push(await deps.store.put(job.id, file.name, file.localPath, file.contentType, { signal }));
+    }
+  });
+}
+
+/** Charges the reservation and marks the job completed with its files' keys, in one transaction. */
+export async function completeWithCharge(ctx: AttemptContext, input: { seconds: number; video: CaptionedVideo }): Promise<void> {
+  const { deps, job, log, tracing } = ctx;
+  const key = (name: string) => resultKey(job.id, name);
+  const outcome = await tracing.stage("charge", () =>
+    completeJob(deps.db, job.id, {
+      videoKey: key(RESULT_FILES.video.name),
+      srtKey: key(RESULT_FILES.srt.name),
+      vttKey: key(RESULT_FILES.vtt.name),
+      assKey: key(RESULT_FILES.ass.name),
+      transcriptKey: key(RESULT_FILES.transcript.name),
+      sourceVideoKey: key(SOURCE_VIDEO_FILE.name),
+      expiresAt: new Date(Date.now() + RETENTION_MS),
+    }),
+  );
+  if (outcome === "not-running") {
+    // Canceled meanwhile: remove the outputs. Completed by another attempt: they are the same files.
+    if ((await jobStatus(deps.db, job.id)) === "canceled") await deps.store.deleteJob(job.id);
+    log.info("job ended elsewhere before this attempt completed");
+    return;
+  }
+  const { video } = input;
+  log.info(
+    { kind: job.kind, billed_seconds: input.seconds, rendered_seconds: video.renderedSeconds, frames_drawn: video.framesDrawn, ms: Math.round(performance.now() - ctx.started), stage_ms: tracing.stageMs },
+    "job completed",
+  );
+}

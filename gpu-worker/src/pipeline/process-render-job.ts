@@ -1,0 +1,55 @@
+import type { AttemptContext } from "./job-attempt.ts";
+import { inspectAndReserve } from "./inspect-source.ts";
+import { completeWithCharge, renderCaptions, storeResults } from "./output-stages.ts";
+import { fetchRenderSource } from "./render-source.ts";
+import { segmentsForWords, transcriptDocument } from "./transcript-document.ts";
+
+// Progress bands per stage (0–100): the whole job is `rendering`.
+const STAGES = { copy: [0, 10], render: [10, 95], store: [95, 99] } as const;
+
+/**
+ * The stages of a render job (POST /v1/jobs/{id}/renders): copy the source job's stored video and
+ * transcript → inspect (+ reserve) → render → store → charge. No download, no transcription: the
+ * words are the job's edited ones or the source transcript's. `queued → rendering → completed`.
+ */
+export async function runRenderJob(ctx: AttemptContext): Promise<void> {
+  const { job, log, tracing } = ctx;
+  const sourceJobId = job.source_job_id;
+  if (sourceJobId === null) throw new Error(`render job ${job.id} names no source job`);
+
+  // 1. Copy the source (a render job's ingest reads the result store, not the internet)
+  const source = await tracing.stage("ingest", async () => {
+    await ctx.enter("rendering", STAGES.copy[0]);
+    const source = await fetchRenderSource(ctx, sourceJobId);
+    log.info({ source_job_id: sourceJobId, bytes: source.video.bytes, edited_words: job.words?.length ?? null }, "source copied");
+    return source;
+  });
+
+  // 2. Inspect, then reserve credit before any heavy work
+  const { media, style, seconds } = await tracing.stage("inspect", async () => {
+    const inspected = await inspectAndReserve(ctx, source.videoPath, source.video);
+    await ctx.progress.report(STAGES.copy[1]);
+    return inspected;
+  });
+  const work = ctx.startBilledWork(media.durationSeconds);
+
+  // 3. Render the edited words, or the source's
+  const words = job.words ?? source.transcript.words;
+  const video = await renderCaptions(ctx, { sourcePath: source.videoPath, media, style, words, seconds, work, band: STAGES.render });
+
+  // 4. Store: the files follow the words rendered; language and engine are the source transcript's
+  const transcript = transcriptDocument({
+    jobId: job.id,
+    language: source.transcript.language,
+    durationSeconds: media.durationSeconds,
+    engine: source.transcript.engine,
+    model: source.transcript.model,
+    words,
+    segments: job.words === null ? source.transcript.segments : segmentsForWords(source.transcript.segments, words),
+    style,
+  });
+  await storeResults(ctx, { sourcePath: source.videoPath, cues: video.cues, style, transcript, progress: STAGES.store[0] });
+
+  // 5. Charge and complete, atomically
+  await completeWithCharge(ctx, { seconds, video });
+}

@@ -1,0 +1,40 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { PresetIdSchema } from "./preset.ts";
+import { StyleSchema } from "./style.ts";
+
+/** Most words a render request may carry: far above what 600 s of speech holds (~2 500). */
+export const MAX_EDITED_WORDS = 20_000;
+export const MAX_WORD_TEXT_LENGTH = 100;
+
+// C0 and C1 control characters (tab and newline included): a word is one line of caption text.
+const NO_CONTROL_CHARACTERS = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$";
+
+export const EditedWordSchema = Type.Object(
+  {
+    text: Type.String({ minLength: 1, maxLength: MAX_WORD_TEXT_LENGTH, pattern: NO_CONTROL_CHARACTERS }),
+    start: Type.Number({ minimum: 0, description: "seconds from the start of the video; not before the previous word's start" }),
+    end: Type.Number({ minimum: 0, description: "seconds from the start of the video; at least start, at most the video's duration" }),
+  },
+  { additionalProperties: false, $id: "EditedWord" },
+);
+export type EditedWord = Static<typeof EditedWordSchema>;
+
+/**
+ * Body of POST /v1/jobs/{id}/renders. Every field is optional: an omitted one is the source job's
+ * (its preset, the style it was submitted with, its transcript's words).
+ */
+export const RenderRequestSchema = Type.Object(
+  {
+    preset: Type.Optional(PresetIdSchema),
+    style: Type.Optional(StyleSchema),
+    words: Type.Optional(
+      Type.Array(EditedWordSchema, {
+        minItems: 1,
+        maxItems: MAX_EDITED_WORDS,
+        description: "The words to caption, in time order; they replace the source transcript's words in the picture and in every file",
+      }),
+    ),
+  },
+  { additionalProperties: false, $id: "RenderRequest" },
+);
+export type RenderRequest = Static<typeof RenderRequestSchema>;
