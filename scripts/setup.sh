@@ -4,7 +4,8 @@ set -eu
 cd "$(dirname "$0")/.."
 
 # ffmpeg/ffprobe: decode, overlay, encode. flite: test speech. pocketsphinx: the offline fallback recognizer.
-# openssl: the tests' certificate authority. bzip2: sherpa-onnx model archives.
+# openssl: the tests' certificate authority. bzip2: sherpa-onnx model archives. chromium: the headless
+# browser the tests open /docs in (playwright-core drives Debian's build; no browser download).
 need=""
 command -v ffmpeg >/dev/null 2>&1 || need="$need ffmpeg"
 command -v flite >/dev/null 2>&1 || need="$need flite"
@@ -12,6 +13,7 @@ command -v pocketsphinx_batch >/dev/null 2>&1 || need="$need pocketsphinx"
 [ -d /usr/share/pocketsphinx/model/en-us ] || need="$need pocketsphinx-en-us"
 command -v openssl >/dev/null 2>&1 || need="$need openssl"
 command -v bzip2 >/dev/null 2>&1 || need="$need bzip2"
+[ -x /usr/bin/chromium ] || need="$need chromium"
 if [ -n "$need" ]; then
   if [ "$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
     echo "setup: missing packages:$need — install them with apt-get (as root) and run again" >&2; exit 1

@@ -15,7 +15,7 @@ export const RECORD_COLUMNS = [
   "id", "account_id", "kind", "source_job_id", "status", "progress", "video_url", "preset", "language", "style", "max_duration_seconds",
   "media", "resolved_style", "duration_seconds", "source_sha256", "source_bytes", "reserved_seconds", "billed_seconds", "error_code",
   "error_message", "video_key", "srt_key", "transcript_key", "vtt_key", "ass_key", "source_video_key", "traceparent", "attempts",
-  "created_at", "updated_at", "started_at", "finished_at", "expires_at", "files_deleted_at",
+  "created_at", "updated_at", "started_at", "finished_at", "expires_at", "files_deleted_at", "base_url",
 ] as const satisfies readonly (keyof JobRecord)[];
 
 export async function findJob(db: DbOrTrx, accountId: string, jobId: string, options: { lock?: boolean } = {}): Promise<JobRecord | undefined> {
@@ -31,4 +31,9 @@ export async function markCanceled(db: DbOrTrx, jobId: string): Promise<JobRow> 
     .where("id", "=", jobId)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** Any account's job (without its edited words): for work the service does on its own behalf (webhook payloads), never for a client's request. */
+export async function loadJobRecord(db: DbOrTrx, jobId: string): Promise<JobRecord | undefined> {
+  return db.selectFrom("jobs").select(RECORD_COLUMNS).where("id", "=", jobId).executeTakeFirst();
 }

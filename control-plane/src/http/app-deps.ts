@@ -1,9 +1,11 @@
 import type { Logger } from "pino";
 import type { Db } from "@caption/shared/db/database";
+import type { NotificationListener } from "../db/notification-listener.ts";
 import type { JobQueue } from "../queue/job-queue.ts";
 import type { LanguageSupport } from "../services/language-support.ts";
 import type { ResultLinks } from "../storage/result-links.ts";
 import type { UrlSigner } from "../storage/signed-url.ts";
+import type { EventStreams } from "./event-streams.ts";
 
 export interface AppDeps {
   db: Db;
@@ -20,6 +22,14 @@ export interface AppDeps {
   publicBaseUrl?: string;
   /** Honour X-Forwarded-Proto/Host/For (TRUST_PROXY): only behind a proxy that sets them. */
   trustProxy: boolean;
+  /** This process's LISTEN connection: job event streams wait on it. */
+  listener: NotificationListener;
+  /** Open event streams, ended when the server stops. */
+  eventStreams: EventStreams;
+  /** SSE_HEARTBEAT_SECONDS in milliseconds. */
+  heartbeatMs: number;
+  /** ALLOW_PRIVATE_VIDEO_URLS (tests only): webhook URLs may point at loopback and private addresses too. */
+  allowPrivateAddresses: boolean;
   /** The clock of rate windows, link expiry and signing. */
   now: () => Date;
 }

@@ -141,7 +141,10 @@ describe("GET /v1/openapi.json", () => {
     assert.equal(doc.servers[0]?.url, t.url);
     const result = await validate(structuredClone(doc) as never);
     assert.ok(result.valid, compileErrors(result));
-    assert.deepEqual(Object.keys(doc.paths).sort(), ["/v1/jobs/{id}", "/v1/jobs/{id}/cancel", "/v1/jobs/{id}/renders", "/v1/presets", "/v1/subtitles", "/v1/usage"]);
+    assert.deepEqual(Object.keys(doc.paths).sort(), [
+      "/v1/files/{job}/{file}", "/v1/jobs/{id}", "/v1/jobs/{id}/cancel", "/v1/jobs/{id}/events", "/v1/jobs/{id}/renders", "/v1/presets", "/v1/subtitles", "/v1/usage",
+      "/v1/webhook_endpoints", "/v1/webhook_endpoints/{id}", "/v1/webhook_endpoints/{id}/deliveries",
+    ]);
   });
 
   test("every component schema is a valid JSON Schema 2020-12", () => {
@@ -161,6 +164,10 @@ describe("GET /v1/openapi.json", () => {
     check("Usage", (await t.request("GET", "/v1/usage", { key })).body);
     check("Error", (await t.request("GET", "/v1/usage")).body);
     check("Error", (await t.request("POST", "/v1/subtitles", { key, body: {} })).body);
+    const endpoint = await t.request("POST", "/v1/webhook_endpoints", { key, body: { url: "https://hooks.example.com/captions" } });
+    check("WebhookEndpointCreated", endpoint.body);
+    check("WebhookEndpointList", (await t.request("GET", "/v1/webhook_endpoints", { key })).body);
+    check("WebhookDeliveryList", (await t.request("GET", `/v1/webhook_endpoints/${endpoint.body.id}/deliveries`, { key })).body);
   });
 });
 

@@ -1,53 +1,75 @@
-import type { TSchema } from "@sinclair/typebox";
-import type { Scope } from "@caption/shared/api/scopes";
 import { CancelResponseSchema, JobSchema } from "@caption/shared/api/job";
 import { ErrorBodySchema } from "@caption/shared/api/error";
+import { JobEventSchema } from "@caption/shared/api/job-event";
 import { PresetListSchema } from "@caption/shared/api/preset";
 import { RenderRequestSchema } from "@caption/shared/api/render-request";
 import { SubmissionRequestSchema, SubmissionResponseSchema } from "@caption/shared/api/submission";
 import { TranscriptSchema } from "@caption/shared/api/transcript";
 import { UsageSchema } from "@caption/shared/api/usage";
+import { WebhookDeliveryListSchema, WebhookEndpointCreatedSchema, WebhookEndpointListSchema, WebhookEndpointRequestSchema, WebhookPayloadSchema } from "@caption/shared/api/webhook";
+import { bearer, error, idParam, json, needs, plain, rateLimited, retryAfter } from "./openapi-parts.ts";
+import { fileAndEventPaths, webhookPaths, webhooks } from "./openapi-notification-paths.ts";
 
-/** Plain JSON Schema of a TypeBox schema: the same object that validates, minus TypeBox's symbols. */
-const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema, (key, value) => (key === "$id" ? undefined : value)));
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (name: string) => ({ content: { "application/json": { schema: ref(name) } } });
-const error = (description: string) => ({ description, ...json("Error") });
-const bearer = (scope: Scope) => [{ bearerAuth: [scope] }];
-const jobIdParam = { name: "id", in: "path", required: true, schema: { type: "string" } };
-const idempotencyKey = { name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 } };
-const retryAfter = { "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait before retrying" } };
+const jobIdParam = idParam("The job's id (job_…)");
+const idempotencyKey = { name: "Idempotency-Key", in: "header", required: false, description: "1–255 visible ASCII characters; remembered 24 h per account", schema: { type: "string", maxLength: 255 } };
 
 /** OpenAPI 3.1 description generated from the schemas the server validates with. */
 export function buildOpenApiDocument(serverUrl: string) {
   return {
     openapi: "3.1.0",
-    info: { title: "Video Captioning Service", version: "1.0.0", description: "Transcribes speech on-device and burns animated word-by-word captions into a video." },
-    servers: [{ url: serverUrl }],
+    info: {
+      title: "Video Captioning Service",
+      version: "1.0.0",
+      description: "Transcribes speech on-device and burns animated word-by-word captions into a video. Jobs are asynchronous: poll a job, stream its events, or register a webhook endpoint.",
+      contact: { name: "Caption service operators", url: `${serverUrl}/docs` },
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    servers: [{ url: serverUrl, description: "This service" }],
+    tags: [
+      { name: "Presets", description: "The caption style presets" },
+      { name: "Jobs", description: "Submit, follow and cancel captioning jobs" },
+      { name: "Files", description: "Result downloads behind signed links" },
+      { name: "Usage", description: "Prepaid seconds and limits" },
+      { name: "Webhooks", description: "Account-level endpoints that receive signed job events (Standard Webhooks)" },
+    ],
     components: {
-      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } },
+      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "API key: Authorization: Bearer <API_KEY>. Scopes: subtitles:write (submit, cancel, manage webhooks; implies read), subtitles:read (jobs, usage, webhook listings)." } },
       schemas: {
         SubmissionRequest: plain(SubmissionRequestSchema),
         SubmissionResponse: plain(SubmissionResponseSchema),
         RenderRequest: plain(RenderRequestSchema),
         Job: plain(JobSchema),
+        JobEvent: plain(JobEventSchema),
         CancelResponse: plain(CancelResponseSchema),
         Usage: plain(UsageSchema),
         PresetList: plain(PresetListSchema),
         Transcript: plain(TranscriptSchema),
+        WebhookEndpointRequest: plain(WebhookEndpointRequestSchema),
+        WebhookEndpointCreated: plain(WebhookEndpointCreatedSchema),
+        WebhookEndpointList: plain(WebhookEndpointListSchema),
+        WebhookDeliveryList: plain(WebhookDeliveryListSchema),
+        WebhookPayload: plain(WebhookPayloadSchema),
         Error: plain(ErrorBodySchema),
       },
     },
     paths: {
       "/v1/presets": {
-        get: { operationId: "listPresets", summary: "All 16 caption presets", security: [], responses: { "200": { description: "The preset catalog", ...json("PresetList") } } },
+        get: {
+          operationId: "listPresets",
+          tags: ["Presets"],
+          summary: "All 16 caption presets",
+          description: "The preset catalog with each preset's default style and the style fields it honours. No API key needed.",
+          security: [],
+          responses: { "200": { description: "The preset catalog", ...json("PresetList") } },
+        },
       },
       "/v1/subtitles": {
         post: {
           operationId: "createSubtitles",
+          tags: ["Jobs"],
           summary: "Create a captioned-video job",
-          security: bearer("subtitles:write"),
+          description: `Queues a job for the video at \`video_url\`. Repeat an \`Idempotency-Key\` to retry safely. ${needs("subtitles:write")}`,
+          ...bearer("subtitles:write"),
           parameters: [idempotencyKey],
           requestBody: { required: true, ...json("SubmissionRequest") },
           responses: {
@@ -63,22 +85,26 @@ export function buildOpenApiDocument(serverUrl: string) {
       "/v1/jobs/{id}": {
         get: {
           operationId: "getJob",
+          tags: ["Jobs"],
           summary: "A job's state, progress and result URLs",
-          security: bearer("subtitles:read"),
+          description: `Poll every 5 seconds until the job is completed, failed or canceled; result links appear once it is completed. ${needs("subtitles:read")}`,
+          ...bearer("subtitles:read"),
           parameters: [jobIdParam],
           responses: {
             "200": { description: "The job; non-terminal responses carry Retry-After: 5", headers: retryAfter, ...json("Job") },
             "401": error("UNAUTHORIZED"),
             "404": error("NOT_FOUND"),
-            "429": { description: "RATE_LIMITED", headers: retryAfter, ...json("Error") },
+            "429": rateLimited,
           },
         },
       },
       "/v1/jobs/{id}/cancel": {
         post: {
           operationId: "cancelJob",
+          tags: ["Jobs"],
           summary: "Cancel an unfinished job; terminal jobs keep their state",
-          security: bearer("subtitles:write"),
+          description: `Stops the job's work and releases its reservation; a completed, failed or canceled job is not changed. ${needs("subtitles:write")}`,
+          ...bearer("subtitles:write"),
           parameters: [jobIdParam],
           responses: { "200": { description: "Current status after the request", ...json("CancelResponse") }, "401": error("UNAUTHORIZED"), "404": error("NOT_FOUND") },
         },
@@ -86,11 +112,13 @@ export function buildOpenApiDocument(serverUrl: string) {
       "/v1/jobs/{id}/renders": {
         post: {
           operationId: "renderJobAgain",
+          tags: ["Jobs"],
           summary: "Render a completed job again with edited words, another preset or style: a new job without download or transcription",
           description:
             "Omitted fields are the source job's (its preset, its request style, its transcript's words). The new job goes queued → rendering → completed, " +
-            "reserves and is charged ceil(duration) like any job, and carries source_job_id. Word rules beyond the schema: text not blank, start ≤ end ≤ the video's duration, starts in time order.",
-          security: bearer("subtitles:write"),
+            "reserves and is charged ceil(duration) like any job, and carries source_job_id. Word rules beyond the schema: text not blank, start ≤ end ≤ the video's duration, starts in time order. " +
+            needs("subtitles:write"),
+          ...bearer("subtitles:write"),
           parameters: [jobIdParam, idempotencyKey],
           requestBody: { required: true, ...json("RenderRequest") },
           responses: {
@@ -109,11 +137,16 @@ export function buildOpenApiDocument(serverUrl: string) {
       "/v1/usage": {
         get: {
           operationId: "getUsage",
+          tags: ["Usage"],
           summary: "Prepaid seconds and concurrency",
-          security: bearer("subtitles:read"),
-          responses: { "200": { description: "Usage", ...json("Usage") }, "401": error("UNAUTHORIZED"), "429": { description: "RATE_LIMITED", headers: retryAfter, ...json("Error") } },
+          description: `The account's balance from its credit ledger, its unfinished jobs and its concurrency limit. ${needs("subtitles:read")}`,
+          ...bearer("subtitles:read"),
+          responses: { "200": { description: "Usage", ...json("Usage") }, "401": error("UNAUTHORIZED"), "429": rateLimited },
         },
       },
+      ...fileAndEventPaths(),
+      ...webhookPaths(),
     },
+    webhooks: webhooks(),
   };
 }

@@ -11,13 +11,18 @@ import { waitForDatabase } from "@caption/shared/db/database-retry";
 import { startMetricsServer, type MetricsServer } from "@caption/shared/telemetry/metrics-server";
 import { activeTelemetry } from "@caption/shared/telemetry/telemetry";
 import { parseStorageUrl } from "@caption/shared/storage/storage-location";
+import { startNotificationListener } from "../db/notification-listener.ts";
 import { createApp } from "../http/app.ts";
+import { createEventStreams } from "../http/event-streams.ts";
 import { createStartupApp } from "../http/startup-app.ts";
 import { startJobQueue, type JobQueue } from "../queue/job-queue.ts";
 import { createLanguageSupport } from "../services/language-support.ts";
 import { createResultLinks } from "../storage/create-result-links.ts";
 import { createUrlSigner } from "../storage/signed-url.ts";
+import { JOB_EVENTS_CHANNEL } from "../services/job-event-stream.ts";
 import { startMaintenance } from "../services/maintenance.ts";
+import { startWebhookRelay, WEBHOOKS_CHANNEL } from "../services/webhook-relay.ts";
+import { sendWebhookAttempt } from "../services/webhook-sender.ts";
 import { observeQueue } from "../telemetry/queue-gauges.ts";
 
 export interface ApiServer {
@@ -33,6 +38,8 @@ export interface ApiServerOptions {
   metrics?: { port: number; host: string } | false;
   /** The clock of rate windows and result links; tests set their own. */
   now?: () => Date;
+  /** How often the webhook relay looks for outbox rows a lost notification left behind (default 5 s). */
+  webhookSweepMs?: number;
 }
 
 /** The signing key for result links: configured, else generated once and kept under DATA_DIR. */
@@ -92,6 +99,23 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
   }
   const maintenance = startMaintenance(db, logger, now);
   const stopObservingQueue = telemetry ? observeQueue(db, logger) : () => undefined;
+  // One LISTEN connection per process: event streams and the webhook relay wait on it.
+  const listener = startNotificationListener(databaseUrl, { channels: [JOB_EVENTS_CHANNEL, WEBHOOKS_CHANNEL], connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS, logger });
+  const relay = startWebhookRelay({ db, queue, logger, sweepMs: options.webhookSweepMs ?? 5000 });
+  listener.subscribe(WEBHOOKS_CHANNEL, null, relay.wake);
+  const senderDeps = {
+    db,
+    queue,
+    resultLinks,
+    publicBaseUrl: env.PUBLIC_BASE_URL,
+    fallbackBaseUrl: url,
+    post: { timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000, allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS },
+    retryBaseMs: env.WEBHOOK_RETRY_BASE_SECONDS * 1000,
+    logger,
+    now,
+  };
+  await queue.workWebhookAttempts(env.WEBHOOK_CONCURRENCY, (attempt) => sendWebhookAttempt(senderDeps, attempt));
+  const eventStreams = createEventStreams();
   const app = createApp({
     db,
     queue,
@@ -102,6 +126,10 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     localFilesRoot: storage.kind === "local" ? storage.root : undefined,
     publicBaseUrl: env.PUBLIC_BASE_URL,
     trustProxy: env.TRUST_PROXY,
+    listener,
+    eventStreams,
+    heartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
+    allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS,
     now,
   });
   handle = app.callback();
@@ -115,9 +143,14 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     stop: () =>
       (stopping ??= (async () => {
         await metrics?.close();
-        await closeServer(server);
+        // Stop taking connections, then end the open event streams that would keep the close waiting.
+        const closed = closeServer(server);
+        eventStreams.endAll();
+        await closed;
         maintenance.stop();
         stopObservingQueue();
+        await relay.stop();
+        await listener.close();
         await queue.stop();
         await db.destroy();
       })()),

@@ -2,15 +2,27 @@ import type { Logger } from "pino";
 import type { Db } from "@caption/shared/db/database";
 import { deleteRateWindowsBefore } from "../db/api-key-repository.ts";
 import { deleteExpiredIdempotencyRecords } from "../db/idempotency-repository.ts";
+import { deleteProgressEventsBefore } from "../db/job-event-repository.ts";
+import { deleteSettledDeliveriesBefore } from "../db/webhook-delivery-repository.ts";
 
 const EVERY_MS = 60_000;
 const RATE_WINDOWS_KEPT_MS = 5 * 60_000;
+const SETTLED_DELIVERIES_KEPT_MS = 7 * 24 * 3600_000;
+// A job's status events are its history and stay; its progress steps (one a second while it runs) go after a week.
+const PROGRESS_EVENTS_KEPT_MS = 8 * 24 * 3600_000;
 
-/** Prunes rate-limit windows and expired idempotency records; safe to run in every API process. */
+/** Prunes rate-limit windows, expired idempotency records, week-old settled webhook deliveries and progress events; safe to run in every API process. */
 export function startMaintenance(db: Db, logger: Logger, now: () => Date): { stop(): void } {
   const timer = setInterval(() => {
     const windowsBefore = new Date(now().getTime() - RATE_WINDOWS_KEPT_MS);
-    Promise.all([deleteRateWindowsBefore(db, windowsBefore), deleteExpiredIdempotencyRecords(db)]).catch((error: unknown) => logger.warn({ err: error }, "maintenance failed"));
+    const deliveriesBefore = new Date(now().getTime() - SETTLED_DELIVERIES_KEPT_MS);
+    const progressBefore = new Date(now().getTime() - PROGRESS_EVENTS_KEPT_MS);
+    Promise.all([
+      deleteRateWindowsBefore(db, windowsBefore),
+      deleteExpiredIdempotencyRecords(db),
+      deleteSettledDeliveriesBefore(db, deliveriesBefore),
+      deleteProgressEventsBefore(db, progressBefore),
+    ]).catch((error: unknown) => logger.warn({ err: error }, "maintenance failed"));
   }, EVERY_MS);
   timer.unref();
   return { stop: () => clearInterval(timer) };

@@ -14,6 +14,8 @@ export interface RenderDeps {
   db: Db;
   queue: JobQueue;
   statusUrl(jobId: string): string;
+  /** The API's public origin for this request: the base of the result links webhooks carry (without PUBLIC_BASE_URL). */
+  baseUrl: string;
 }
 
 export interface RenderInput {
@@ -65,6 +67,7 @@ export async function requestRender(deps: RenderDeps, input: RenderInput): Promi
       style: JSON.stringify(request.style ?? source.style),
       max_duration_seconds: source.max_duration_seconds,
       traceparent: traceparent ?? null,
+      base_url: deps.baseUrl,
     });
     await deps.queue.enqueueCaptionJob(trx, traceparent ? { job_id: jobId, traceparent } : { job_id: jobId });
     return jobId;

@@ -14,6 +14,8 @@ export interface SubmissionDeps {
   queue: JobQueue;
   languages: LanguageSupport;
   statusUrl(jobId: string): string;
+  /** The API's public origin for this request: the base of the result links webhooks carry (without PUBLIC_BASE_URL). */
+  baseUrl: string;
 }
 
 export interface SubmitInput {
@@ -57,6 +59,7 @@ export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promi
       finished_at: null,
       expires_at: null,
       files_deleted_at: null,
+      base_url: deps.baseUrl,
     });
     await deps.queue.enqueueCaptionJob(trx, traceparent ? { job_id: jobId, traceparent } : { job_id: jobId });
     return jobId;

@@ -2,3 +2,4 @@
 export { apiRequest, type ApiRequestOptions, type ApiResponse } from "./api-request.ts";
 export { assertErrorShape } from "./error-shape.ts";
 export { startTestApi, type TestApi } from "./test-api.ts";
+export { openEventStream, type EventStreamClient, type ServerSentEvent } from "./sse-client.ts";

@@ -2,9 +2,8 @@ import { createHash } from "node:crypto";
 import type { FileHandle } from "node:fs/promises";
 import { open, rm } from "node:fs/promises";
 import type { IncomingMessage } from "node:http";
-import { request } from "node:https";
-import type { LookupFunction } from "node:net";
 import { JobFailure } from "@caption/shared/errors/codes";
+import { pinnedHttpsRequest } from "@caption/shared/net/pinned-https";
 import type { Logger } from "pino";
 import { parseVideoUrl, resolveTarget, type ResolvedTarget } from "./resolve-target.ts";
 import { throughputGuard } from "./throughput-guard.ts";
@@ -70,26 +69,8 @@ function describeNetworkError(error: unknown, host: string): JobFailure {
   }
 }
 
-/** Sends the GET to the checked address only; TLS still verifies the certificate for the URL's hostname. */
 function sendRequest(target: ResolvedTarget, signal: AbortSignal, ca: string | Buffer | undefined): Promise<IncomingMessage> {
-  const pinnedLookup: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  };
-  return new Promise((resolve, reject) => {
-    const req = request(target.url, {
-      method: "GET",
-      agent: false,
-      lookup: pinnedLookup,
-      signal,
-      ...(ca === undefined ? {} : { ca }),
-      headers: { accept: "*/*", "accept-encoding": "identity", "user-agent": "caption-service-ingest" },
-    });
-    // Stays attached: socket errors after the response are reported through the body stream.
-    req.on("error", reject);
-    req.once("response", resolve);
-    req.end();
-  });
+  return pinnedHttpsRequest(target, { method: "GET", signal, ca, headers: { accept: "*/*", "accept-encoding": "identity", "user-agent": "caption-service-ingest" } });
 }
 
 function checkHeaders(response: IncomingMessage, host: string, maxBytes: number): void {

@@ -1,36 +1,24 @@
-import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
 import { JobFailure } from "@caption/shared/errors/codes";
-import { checkAddress } from "./address-policy.ts";
+import { parseHttpsUrl, resolveTarget as resolveSafeTarget, UnsafeTargetError, type ResolvedTarget } from "@caption/shared/net/resolve-target";
 
-export interface ResolvedTarget {
-  url: URL;
-  /** The hostname as written in the URL (brackets removed); used for SNI and Host. */
-  hostname: string;
-  /** The one address the download connects to, checked against the address policy. */
-  address: string;
-  family: 4 | 6;
+// Ingest's view of the shared SSRF policy (shared/src/net): the same checks, its refusals as job failures.
+
+export type { ResolvedTarget };
+
+const LABEL = { label: "video URL" };
+
+function asJobFailure(error: unknown): unknown {
+  if (!(error instanceof UnsafeTargetError)) return error;
+  return new JobFailure(error.kind === "unresolvable" ? "VIDEO_UNREACHABLE" : "URL_NOT_ALLOWED", error.message, { cause: error.cause });
 }
 
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
-
-/** Parses the URL and allows only HTTPS. */
+/** Parses the URL and allows only HTTPS (URL_NOT_ALLOWED otherwise). */
 export function parseVideoUrl(raw: string): URL {
-  let url: URL;
   try {
-    url = new URL(raw);
-  } catch {
-    throw new JobFailure("URL_NOT_ALLOWED", "The video URL is not a valid URL");
+    return parseHttpsUrl(raw, LABEL);
+  } catch (error) {
+    throw asJobFailure(error);
   }
-  if (url.protocol !== "https:") throw new JobFailure("URL_NOT_ALLOWED", `Only HTTPS video URLs are accepted, not ${url.protocol}`);
-  return url;
 }
 
 /**
@@ -38,30 +26,9 @@ export function parseVideoUrl(raw: string): URL {
  * download can connect to a checked address and a second lookup cannot swap it (DNS rebinding).
  */
 export async function resolveTarget(url: URL, opts: { signal: AbortSignal; allowPrivateAddresses: boolean }): Promise<ResolvedTarget> {
-  const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
-  let addresses: { address: string; family: number }[];
-  const literal = isIP(hostname);
-  if (literal !== 0) {
-    addresses = [{ address: hostname, family: literal }];
-  } else {
-    try {
-      addresses = await raceAbort(lookup(hostname, { all: true, order: "ipv4first" }), opts.signal);
-    } catch (error) {
-      if (opts.signal.aborted) throw opts.signal.reason;
-      const code = (error as NodeJS.ErrnoException).code ?? "lookup failed";
-      throw new JobFailure("VIDEO_UNREACHABLE", `Could not resolve ${hostname} (${code})`, { cause: error });
-    }
+  try {
+    return await resolveSafeTarget(url, { ...opts, ...LABEL });
+  } catch (error) {
+    throw asJobFailure(error);
   }
-  const [first] = addresses;
-  if (!first) throw new JobFailure("VIDEO_UNREACHABLE", `${hostname} has no addresses`);
-  if (!opts.allowPrivateAddresses) {
-    for (const { address } of addresses) {
-      const verdict = checkAddress(address);
-      if (!verdict.allowed) {
-        const subject = literal !== 0 ? "The video URL points to a" : `${hostname} resolves to a`;
-        throw new JobFailure("URL_NOT_ALLOWED", `${subject} ${verdict.reason}, which is not allowed`);
-      }
-    }
-  }
-  return { url, hostname, address: first.address, family: first.family === 6 ? 6 : 4 };
 }

@@ -11,7 +11,8 @@ export const SubmissionRequestSchema = Type.Object(
     language: Type.Optional(Type.String({ pattern: "^[a-z]{2,3}$", description: "Source language; omitted means automatic detection" })),
     style: Type.Optional(StyleSchema),
     max_duration_seconds: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: MAX_VIDEO_SECONDS, default: MAX_VIDEO_SECONDS, description: "Caps the credit reserved; a longer video fails with DURATION_LIMIT_EXCEEDED" }),
+      // The default is stated in words, not as `default`: client generators turn a `default` into a required field.
+      Type.Integer({ minimum: 1, maximum: MAX_VIDEO_SECONDS, description: `Caps the credit reserved; a longer video fails with DURATION_LIMIT_EXCEEDED. Omitted: ${MAX_VIDEO_SECONDS}` }),
     ),
   },
   { additionalProperties: false, $id: "SubmissionRequest" },

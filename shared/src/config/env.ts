@@ -30,6 +30,11 @@ export const EnvSchema = Type.Object({
   FFMPEG_PATH: Type.String({ default: "ffmpeg" }),
   FFPROBE_PATH: Type.String({ default: "ffprobe" }),
   ALLOW_PRIVATE_VIDEO_URLS: LiteralUnion(["true", "false"] as const, { default: "false", description: "tests only" }),
+  // Live progress and webhooks (the API processes send them).
+  SSE_HEARTBEAT_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 300, default: 15, description: "comment line on idle event streams" }),
+  WEBHOOK_TIMEOUT_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 60, default: 10, description: "one delivery attempt, DNS to response" }),
+  WEBHOOK_RETRY_BASE_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 3600, default: 10, description: "first retry delay; each next one 4x, at most 12 h" }),
+  WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: "attempts one API process sends at once" }),
   LOG_LEVEL: LiteralUnion(["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const, { default: "info" }),
   SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 60 }),
   // How long a job may hold a worker (README "Security"): the download, each ffprobe run on the

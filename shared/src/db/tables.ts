@@ -4,6 +4,7 @@ import type { PresetId } from "../api/preset.ts";
 import type { EditedWord } from "../api/render-request.ts";
 import type { Scope } from "../api/scopes.ts";
 import type { Style } from "../api/style.ts";
+import type { WebhookEventType } from "../api/webhook.ts";
 import type { JobErrorCode } from "../errors/codes.ts";
 import type { ResolvedStyle } from "../style/resolved-style.ts";
 
@@ -82,6 +83,8 @@ export interface JobsTable {
   finished_at: NullableTimestamp;
   expires_at: NullableTimestamp;
   files_deleted_at: NullableTimestamp;
+  /** The origin the job was submitted to (base of result links in webhook payloads without PUBLIC_BASE_URL). */
+  base_url: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface IdempotencyKeysTable {
@@ -122,6 +125,58 @@ export interface WorkersTable {
   last_seen_at: Timestamp;
 }
 
+export const JOB_EVENT_TYPES = ["status", "progress"] as const;
+export type JobEventType = (typeof JOB_EVENT_TYPES)[number];
+
+/** A job's history: one row per change of status or progress, written by the jobs_record_event trigger. */
+export interface JobEventsTable {
+  id: Generated<number>;
+  job_id: string;
+  type: JobEventType;
+  status: JobStatus;
+  progress: number;
+  created_at: Timestamp;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  account_id: string;
+  url: string;
+  events: WebhookEventType[];
+  /** Standard Webhooks signing secret (`whsec_…`). */
+  secret: string;
+  created_at: Timestamp;
+}
+
+export const DELIVERY_STATES = ["pending", "delivered", "failed"] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+/** The webhook outbox: one row per event and endpoint, queued by the jobs_record_event trigger. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  endpoint_id: string;
+  job_event_id: number;
+  job_id: string;
+  event_id: string;
+  type: WebhookEventType;
+  event_at: Timestamp;
+  state: Generated<DeliveryState>;
+  enqueued: Generated<boolean>;
+  attempts: Generated<number>;
+  next_attempt_at: NullableTimestamp;
+  payload: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: number;
+  attempt: number;
+  attempted_at: Timestamp;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -130,9 +185,17 @@ export interface Database {
   credit_ledger: CreditLedgerTable;
   rate_limit_windows: RateLimitWindowsTable;
   workers: WorkersTable;
+  job_events: JobEventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type NewJobRow = Insertable<JobsTable>;
 export type LedgerRow = Selectable<CreditLedgerTable>;
+export type JobEventRow = Selectable<JobEventsTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;

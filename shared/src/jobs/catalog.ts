@@ -7,6 +7,8 @@ export const QUEUES = {
   /** Caption jobs whose attempts all failed or died with their worker; the worker fails them and releases the credit. */
   captionJobDead: "caption-job-dead",
   expireFiles: "expire-files",
+  /** One attempt of one webhook delivery; the API processes send them (control-plane/src/services/webhook-sender.ts). */
+  webhookDelivery: "webhook-delivery",
 } as const;
 
 export const CaptionJobPayloadSchema = Type.Object(
@@ -18,6 +20,16 @@ export const CaptionJobPayloadSchema = Type.Object(
   { additionalProperties: false },
 );
 export type CaptionJobPayload = Static<typeof CaptionJobPayloadSchema>;
+
+export const WebhookDeliveryPayloadSchema = Type.Object(
+  {
+    delivery_id: Type.Integer(),
+    /** Attempts the delivery had when this one was queued: a stale or repeated entry finds another count and does nothing. */
+    attempts_before: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+export type WebhookDeliveryPayload = Static<typeof WebhookDeliveryPayloadSchema>;
 
 
 /** pg-boss lives in the same database, in its own schema. */
@@ -37,9 +49,23 @@ export const CAPTION_QUEUE_OPTIONS = {
   deadLetter: QUEUES.captionJobDead,
 } as const;
 
+/**
+ * Queue policy for webhook attempts. The retry schedule (hours) is the delivery row's, not pg-boss's:
+ * pg-boss retries an attempt only when its sender died or the database failed under it, and an
+ * attempt that outlives its expiry (a sender killed mid-request) is handed to another sender.
+ */
+export const WEBHOOK_QUEUE_OPTIONS = {
+  expireInSeconds: 120,
+  retryLimit: 5,
+  retryDelay: 5,
+  retryBackoff: true,
+  deleteAfterSeconds: 24 * 3600,
+} as const;
+
 /** Creates the queues with their policies; API and workers both call it, whichever starts first. */
 export async function ensureQueues(boss: Pick<PgBoss, "getQueue" | "createQueue">): Promise<void> {
   if (!(await boss.getQueue(QUEUES.captionJobDead))) await boss.createQueue(QUEUES.captionJobDead);
   if (!(await boss.getQueue(QUEUES.captionJob))) await boss.createQueue(QUEUES.captionJob, { ...CAPTION_QUEUE_OPTIONS });
   if (!(await boss.getQueue(QUEUES.expireFiles))) await boss.createQueue(QUEUES.expireFiles, { retryLimit: 1 });
+  if (!(await boss.getQueue(QUEUES.webhookDelivery))) await boss.createQueue(QUEUES.webhookDelivery, { ...WEBHOOK_QUEUE_OPTIONS });
 }

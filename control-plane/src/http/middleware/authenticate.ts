@@ -20,3 +20,9 @@ export function authenticate(db: Db, needed: Scope, now: () => Date): Middleware
     await next();
   };
 }
+
+/** The principal `authenticate` put on the state; a route without it is a wiring mistake. */
+export const principalOf = (state: AppState): Principal => {
+  if (!state.principal) throw new Error("route reached without authentication");
+  return state.principal;
+};

@@ -7,11 +7,10 @@ import { requestRender } from "../../services/render-service.ts";
 import { submitJob } from "../../services/submission-service.ts";
 import { getUsage } from "../../services/usage-service.ts";
 import type { AppDeps } from "../app-deps.ts";
-import type { Principal } from "../../services/authentication.ts";
 import type { AppState } from "../app-state.ts";
 import { baseUrlOf } from "../base-url.ts";
 import { idempotencyKeyOf, jsonBody } from "../json-body.ts";
-import { actFor, authenticate, bearerKey } from "../middleware/authenticate.ts";
+import { actFor, authenticate, bearerKey, principalOf } from "../middleware/authenticate.ts";
 import { createValidator } from "../validation.ts";
 
 const submission = createValidator(SubmissionRequestSchema);
@@ -19,11 +18,6 @@ const render = createValidator(RenderRequestSchema);
 // Room for 20 000 edited words (~60 bytes each as JSON, more with long or non-ASCII text).
 const RENDER_BODY_LIMIT = "4mb";
 const POLL_SECONDS = "5";
-
-const principalOf = (state: AppState): Principal => {
-  if (!state.principal) throw new Error("route reached without authentication");
-  return state.principal;
-};
 
 /** The authenticated job API: submit, poll, cancel, render again, usage. */
 export function jobRoutes(router: Router<AppState>, deps: AppDeps): void {
@@ -35,7 +29,7 @@ export function jobRoutes(router: Router<AppState>, deps: AppDeps): void {
     const idempotencyKey = idempotencyKeyOf(ctx);
     const base = baseUrlOf(ctx, deps.publicBaseUrl);
     const response = await submitJob(
-      { db: deps.db, queue: deps.queue, languages: deps.languages, statusUrl: (id) => `${base}/v1/jobs/${id}` },
+      { db: deps.db, queue: deps.queue, languages: deps.languages, statusUrl: (id) => `${base}/v1/jobs/${id}`, baseUrl: base },
       { principal: principalOf(ctx.state), request, idempotencyKey },
     );
     ctx.state.log.info({ job_id: response.id, replayed: response.replayed }, response.replayed ? "submission replayed" : "job submitted");
@@ -64,7 +58,7 @@ export function jobRoutes(router: Router<AppState>, deps: AppDeps): void {
     const idempotencyKey = idempotencyKeyOf(ctx);
     const base = baseUrlOf(ctx, deps.publicBaseUrl);
     const response = await requestRender(
-      { db: deps.db, queue: deps.queue, statusUrl: (id) => `${base}/v1/jobs/${id}` },
+      { db: deps.db, queue: deps.queue, statusUrl: (id) => `${base}/v1/jobs/${id}`, baseUrl: base },
       { principal: principalOf(ctx.state), sourceJobId: ctx.params.id ?? "", request, idempotencyKey, now: deps.now() },
     );
     ctx.state.log.info({ job_id: response.id, source_job_id: ctx.params.id, replayed: response.replayed }, response.replayed ? "render request replayed" : "render job submitted");

@@ -1,5 +1,6 @@
 import { BlockList, isIPv4, isIPv6 } from "node:net";
 
+// The SSRF policy of every URL a user gives us to fetch or call: video sources and webhook endpoints.
 export type AddressVerdict = { allowed: true } | { allowed: false; reason: string };
 
 type Family = "ipv4" | "ipv6";

@@ -1,0 +1,136 @@
+import { WEBHOOK_EVENT_TYPES } from "@caption/shared/api/webhook";
+import { bearer, error, idParam, json, needs, rateLimited, ref } from "./openapi-parts.ts";
+
+// The paths beyond the spec's five (DESIGN.md §7b): result downloads, the job event stream, webhook
+// endpoints, and the webhooks themselves.
+
+const endpointIdParam = idParam("The webhook endpoint's id (we_…)");
+
+export function fileAndEventPaths() {
+  return {
+    "/v1/files/{job}/{file}": {
+      get: {
+        operationId: "downloadResultFile",
+        tags: ["Files"],
+        summary: "Download a result file through its signed link",
+        description: "The links in a completed Job (video.url, subtitles.srt_url, subtitles.transcript_url) point here; they need no API key and expire with the files. Supports Range requests.",
+        security: [],
+        parameters: [
+          { name: "job", in: "path", required: true, description: "The job's id", schema: { type: "string" } },
+          { name: "file", in: "path", required: true, description: "The result file", schema: { type: "string", enum: ["captioned.mp4", "captions.srt", "transcript.json"] } },
+          { name: "expires", in: "query", required: true, description: "Unix time the link stops working", schema: { type: "string" } },
+          { name: "signature", in: "query", required: true, description: "HMAC of the file and expiry", schema: { type: "string" } },
+        ],
+        responses: {
+          "200": {
+            description: "The file",
+            content: { "video/mp4": { schema: { type: "string", contentMediaType: "video/mp4" } }, "application/x-subrip": { schema: { type: "string" } }, "application/json": { schema: ref("Transcript") } },
+          },
+          "206": { description: "The requested byte range", content: { "application/octet-stream": { schema: { type: "string" } } } },
+          "403": error("LINK_EXPIRED_OR_INVALID"),
+          "404": error("NOT_FOUND: the file no longer exists"),
+          "416": error("RANGE_NOT_SATISFIABLE"),
+        },
+      },
+    },
+    "/v1/jobs/{id}/events": {
+      get: {
+        operationId: "streamJobEvents",
+        tags: ["Jobs"],
+        summary: "Follow a job live (Server-Sent Events)",
+        description:
+          "A text/event-stream of the job's history and then its changes as they happen: `event: status` on every change of state, `event: progress` as progress rises, each with `id:` (send it back as `Last-Event-ID` to resume after it) and `data:` a JobEvent. " +
+          `A comment line \`: heartbeat\` comes every 15 s. The stream ends after the terminal state (completed, failed, canceled); fetch the job for its result links. ${needs("subtitles:read")}`,
+        ...bearer("subtitles:read"),
+        parameters: [
+          idParam("The job's id (job_…)"),
+          { name: "Last-Event-ID", in: "header", required: false, description: "Resume after this event id", schema: { type: "string" } },
+        ],
+        responses: {
+          "200": { description: "The event stream; each event's data is a JobEvent", content: { "text/event-stream": { schema: { type: "string", description: "Server-Sent Events; each data line is a JobEvent", "x-event-data": ref("JobEvent") }, example: 'id: 42\nevent: status\ndata: {"job_id":"job_01…","status":"rendering","progress":45,"at":"2026-12-16T09:00:00.000Z"}\n\n' } } },
+          "204": { description: "The job is finished and Last-Event-ID is its last event: nothing more will come (EventSource stops reconnecting)" },
+          "401": error("UNAUTHORIZED"),
+          "404": error("NOT_FOUND"),
+          "429": rateLimited,
+        },
+      },
+    },
+  };
+}
+
+export function webhookPaths() {
+  return {
+    "/v1/webhook_endpoints": {
+      post: {
+        operationId: "createWebhookEndpoint",
+        tags: ["Webhooks"],
+        summary: "Register a webhook endpoint",
+        description: `Deliveries of the chosen events (default: the three terminal ones) go to this HTTPS URL, signed with the returned secret, which is shown only here. At most 10 endpoints per account. ${needs("subtitles:write")}`,
+        ...bearer("subtitles:write"),
+        requestBody: { required: true, ...json("WebhookEndpointRequest") },
+        responses: {
+          "201": { description: "The endpoint with its signing secret", ...json("WebhookEndpointCreated") },
+          "400": error("INVALID_REQUEST: a rule broken, a URL that is not HTTPS or points to a private address, or 10 endpoints already"),
+          "401": error("UNAUTHORIZED, INSUFFICIENT_SCOPE"),
+          "429": rateLimited,
+        },
+      },
+      get: {
+        operationId: "listWebhookEndpoints",
+        tags: ["Webhooks"],
+        summary: "The account's webhook endpoints",
+        description: `Every endpoint of the account, oldest first, without secrets. ${needs("subtitles:read")}`,
+        ...bearer("subtitles:read"),
+        responses: { "200": { description: "The endpoints", ...json("WebhookEndpointList") }, "401": error("UNAUTHORIZED"), "429": rateLimited },
+      },
+    },
+    "/v1/webhook_endpoints/{id}": {
+      delete: {
+        operationId: "deleteWebhookEndpoint",
+        tags: ["Webhooks"],
+        summary: "Remove a webhook endpoint",
+        description: `Removes the endpoint; its pending deliveries are dropped. ${needs("subtitles:write")}`,
+        ...bearer("subtitles:write"),
+        parameters: [endpointIdParam],
+        responses: { "204": { description: "Removed" }, "401": error("UNAUTHORIZED, INSUFFICIENT_SCOPE"), "404": error("NOT_FOUND"), "429": rateLimited },
+      },
+    },
+    "/v1/webhook_endpoints/{id}/deliveries": {
+      get: {
+        operationId: "listWebhookDeliveries",
+        tags: ["Webhooks"],
+        summary: "Recent deliveries to an endpoint",
+        description: `The 50 most recent deliveries, newest first, each with its attempts (status code, error, duration) and when the next retry is due. ${needs("subtitles:read")}`,
+        ...bearer("subtitles:read"),
+        parameters: [endpointIdParam],
+        responses: { "200": { description: "The deliveries", ...json("WebhookDeliveryList") }, "401": error("UNAUTHORIZED"), "404": error("NOT_FOUND"), "429": rateLimited },
+      },
+    },
+  };
+}
+
+/** What the service POSTs to registered endpoints (OpenAPI 3.1 `webhooks`). */
+export function webhooks() {
+  const headers = {
+    "webhook-id": { description: "The event's id: the same on every retry; drop duplicates by it", required: true, schema: { type: "string" } },
+    "webhook-timestamp": { description: "Unix time of this attempt", required: true, schema: { type: "string" } },
+    "webhook-signature": { description: "v1,<base64 HMAC-SHA256 of `id.timestamp.body`> with the endpoint's secret (Standard Webhooks)", required: true, schema: { type: "string" } },
+  };
+  return Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `${type.replace(".", "_")}_webhook`,
+          tags: ["Webhooks"],
+          summary: `The ${type} event`,
+          description: `Sent to endpoints subscribed to ${type}; \`data\` is the Job as GET /v1/jobs/{id} returns it. Answer 2xx within 10 s; anything else is retried with exponential backoff for 27 hours.`,
+          security: [],
+          parameters: Object.entries(headers).map(([name, header]) => ({ name, in: "header", ...header })),
+          requestBody: { required: true, ...json("WebhookPayload") },
+          responses: { "200": { description: "Any 2xx answer acknowledges the delivery" } },
+        },
+      },
+    ]),
+  );
+}

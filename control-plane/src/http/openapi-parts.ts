@@ -1,0 +1,21 @@
+import type { TSchema } from "@sinclair/typebox";
+import type { Scope } from "@caption/shared/api/scopes";
+
+// Building blocks of the OpenAPI document (openapi.ts).
+
+/** Plain JSON Schema of a TypeBox schema: the same object that validates, minus TypeBox's symbols. */
+export const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema, (key, value) => (key === "$id" ? undefined : value)));
+
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+export const json = (name: string) => ({ content: { "application/json": { schema: ref(name) } } });
+export const error = (description: string) => ({ description, ...json("Error") });
+export const retryAfter = { "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait before retrying" } };
+export const rateLimited = { description: "RATE_LIMITED: the key's requests per minute are used up", headers: retryAfter, ...json("Error") };
+export const idParam = (description: string) => ({ name: "id", in: "path", required: true, description, schema: { type: "string" } });
+
+/**
+ * Bearer API keys carry scopes; an HTTP bearer scheme cannot list them, so each operation names the
+ * scope it needs in its description (and in `x-required-scope`) and requires the scheme itself.
+ */
+export const bearer = (scope: Scope) => ({ security: [{ bearerAuth: [] }], "x-required-scope": scope });
+export const needs = (scope: Scope) => `Needs an API key with the \`${scope}\` scope${scope === "subtitles:read" ? " (or `subtitles:write`, which implies it)" : ""}.`;

@@ -1,0 +1,73 @@
+import { randomBytes } from "node:crypto";
+import { monotonicFactory } from "ulid";
+import { DEFAULT_WEBHOOK_EVENTS, MAX_WEBHOOK_ENDPOINTS, type WebhookDeliveryList, type WebhookEndpoint, type WebhookEndpointCreated, type WebhookEndpointRequest } from "@caption/shared/api/webhook";
+import type { Db } from "@caption/shared/db/database";
+import type { WebhookEndpointRow } from "@caption/shared/db/tables";
+import { parseHttpsUrl, resolveTarget, UnsafeTargetError } from "@caption/shared/net/resolve-target";
+import { recentDeliveries } from "../db/webhook-delivery-repository.ts";
+import { countEndpoints, deleteEndpoint, findEndpoint, insertEndpoint, listEndpoints, lockAccountForEndpoints } from "../db/webhook-endpoint-repository.ts";
+import { invalidRequest, notFound } from "./service-error.ts";
+
+const nextUlid = monotonicFactory();
+const RECENT_DELIVERIES = 50;
+const LOOKUP_TIMEOUT_MS = 5000;
+
+const present = (row: WebhookEndpointRow): WebhookEndpoint => ({ id: row.id, url: row.url, events: row.events, created_at: new Date(row.created_at).toISOString() });
+
+/**
+ * The SSRF policy of video URLs, applied when the endpoint is registered (and again at every
+ * delivery, which connects only to the address it checked): HTTPS, and no private, loopback,
+ * link-local or metadata address. A host that does not resolve now is accepted: its deliveries fail
+ * and are retried until it does.
+ */
+async function checkEndpointUrl(raw: string, allowPrivateAddresses: boolean): Promise<void> {
+  try {
+    const url = parseHttpsUrl(raw, { label: "webhook URL" });
+    if (url.username || url.password) throw invalidRequest("url must not contain credentials");
+    await resolveTarget(url, { label: "webhook URL", allowPrivateAddresses, signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) });
+  } catch (error) {
+    if (error instanceof UnsafeTargetError && error.kind !== "unresolvable") throw invalidRequest(`url: ${error.message}`);
+    if (!(error instanceof UnsafeTargetError) && !(error instanceof DOMException)) throw error;
+  }
+}
+
+/** Registers an endpoint (at most MAX_WEBHOOK_ENDPOINTS per account) and returns its secret, this once. */
+export async function createWebhookEndpoint(db: Db, accountId: string, request: WebhookEndpointRequest, options: { allowPrivateAddresses: boolean }): Promise<WebhookEndpointCreated> {
+  await checkEndpointUrl(request.url, options.allowPrivateAddresses);
+  const secret = `whsec_${randomBytes(32).toString("base64")}`;
+  const row = await db.transaction().execute(async (trx) => {
+    await lockAccountForEndpoints(trx, accountId);
+    if ((await countEndpoints(trx, accountId)) >= MAX_WEBHOOK_ENDPOINTS) {
+      throw invalidRequest(`an account can have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first`);
+    }
+    return insertEndpoint(trx, { id: `we_${nextUlid()}`, account_id: accountId, url: request.url, events: [...(request.events ?? DEFAULT_WEBHOOK_EVENTS)], secret });
+  });
+  return { ...present(row), secret };
+}
+
+export async function listWebhookEndpoints(db: Db, accountId: string): Promise<{ webhook_endpoints: WebhookEndpoint[] }> {
+  return { webhook_endpoints: (await listEndpoints(db, accountId)).map(present) };
+}
+
+export async function deleteWebhookEndpoint(db: Db, accountId: string, id: string): Promise<void> {
+  if (!(await deleteEndpoint(db, accountId, id))) throw notFound("webhook endpoint");
+}
+
+/** The endpoint's most recent deliveries, newest first, each with its attempts. */
+export async function listWebhookDeliveries(db: Db, accountId: string, id: string): Promise<WebhookDeliveryList> {
+  const endpoint = await findEndpoint(db, accountId, id);
+  if (!endpoint) throw notFound("webhook endpoint");
+  const rows = await recentDeliveries(db, endpoint.id, RECENT_DELIVERIES);
+  return {
+    deliveries: rows.map(({ delivery, attempts }) => ({
+      id: `dlv_${delivery.id}`,
+      event_id: delivery.event_id,
+      type: delivery.type,
+      job_id: delivery.job_id,
+      status: delivery.state,
+      next_attempt_at: delivery.state === "pending" && delivery.next_attempt_at ? new Date(delivery.next_attempt_at).toISOString() : null,
+      created_at: new Date(delivery.created_at).toISOString(),
+      attempts: attempts.map((a) => ({ attempt: a.attempt, attempted_at: new Date(a.attempted_at).toISOString(), duration_ms: a.duration_ms, status_code: a.status_code, error: a.error })),
+    })),
+  };
+}

@@ -1,0 +1,88 @@
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { JobSchema } from "./job.ts";
+import { LiteralUnion } from "./style.ts";
+
+/** What a webhook endpoint can subscribe to; terminal events by default. */
+export const WEBHOOK_EVENT_TYPES = ["job.completed", "job.failed", "job.canceled", "job.progress"] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export const DEFAULT_WEBHOOK_EVENTS: readonly WebhookEventType[] = ["job.completed", "job.failed", "job.canceled"];
+export const MAX_WEBHOOK_ENDPOINTS = 10;
+
+const EventTypeSchema = LiteralUnion(WEBHOOK_EVENT_TYPES);
+const EndpointUrl = Type.String({ format: "uri", maxLength: 2048, pattern: "^[hH][tT][tT][pP][sS]://[^/?#@\\s]", description: "HTTPS URL that receives the deliveries; redirects are not followed" });
+
+export const WebhookEndpointRequestSchema = Type.Object(
+  {
+    url: EndpointUrl,
+    events: Type.Optional(Type.Array(EventTypeSchema, { minItems: 1, uniqueItems: true, description: "Default: job.completed, job.failed, job.canceled" })),
+  },
+  { additionalProperties: false, $id: "WebhookEndpointRequest" },
+);
+export type WebhookEndpointRequest = Static<typeof WebhookEndpointRequestSchema>;
+
+const endpointFields = {
+  id: Type.String({ description: "we_ followed by a 26-character ULID" }),
+  url: Type.String({ format: "uri" }),
+  events: Type.Array(EventTypeSchema),
+  created_at: Type.String({ format: "date-time" }),
+};
+
+export const WebhookEndpointSchema = Type.Object(endpointFields, { additionalProperties: false, $id: "WebhookEndpoint" });
+export type WebhookEndpoint = Static<typeof WebhookEndpointSchema>;
+
+export const WebhookEndpointCreatedSchema = Type.Object(
+  { ...endpointFields, secret: Type.String({ description: "Standard Webhooks signing secret (whsec_…); shown only in this response" }) },
+  { additionalProperties: false, $id: "WebhookEndpointCreated" },
+);
+export type WebhookEndpointCreated = Static<typeof WebhookEndpointCreatedSchema>;
+
+export const WebhookEndpointListSchema = Type.Object(
+  { webhook_endpoints: Type.Array(WebhookEndpointSchema) },
+  { additionalProperties: false, $id: "WebhookEndpointList" },
+);
+export type WebhookEndpointList = Static<typeof WebhookEndpointListSchema>;
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const WebhookAttemptSchema = Type.Object(
+  {
+    attempt: Type.Integer({ minimum: 1 }),
+    attempted_at: Type.String({ format: "date-time" }),
+    duration_ms: Type.Integer({ minimum: 0 }),
+    status_code: Nullable(Type.Integer({ description: "The receiver's HTTP status; null when no response came" })),
+    error: Nullable(Type.String({ description: "Why the attempt failed; null for a 2xx answer" })),
+  },
+  { additionalProperties: false },
+);
+
+export const WebhookDeliverySchema = Type.Object(
+  {
+    id: Type.String(),
+    event_id: Type.String({ description: "The webhook-id header: the same on every retry" }),
+    type: EventTypeSchema,
+    job_id: Type.String(),
+    status: LiteralUnion(["pending", "delivered", "failed"] as const),
+    next_attempt_at: Nullable(Type.String({ format: "date-time", description: "When the next retry is due; null once delivered or given up" })),
+    created_at: Type.String({ format: "date-time" }),
+    attempts: Type.Array(WebhookAttemptSchema, { description: "Oldest first" }),
+  },
+  { additionalProperties: false },
+);
+export type WebhookDelivery = Static<typeof WebhookDeliverySchema>;
+
+export const WebhookDeliveryListSchema = Type.Object(
+  { deliveries: Type.Array(WebhookDeliverySchema, { description: "The 50 most recent, newest first" }) },
+  { additionalProperties: false, $id: "WebhookDeliveryList" },
+);
+export type WebhookDeliveryList = Static<typeof WebhookDeliveryListSchema>;
+
+/** The body of every delivery (Standard Webhooks), signed as sent. */
+export const WebhookPayloadSchema = Type.Object(
+  {
+    type: EventTypeSchema,
+    timestamp: Type.String({ format: "date-time", description: "When the event happened" }),
+    data: JobSchema,
+  },
+  { additionalProperties: false, $id: "WebhookPayload" },
+);
+export type WebhookPayload = Static<typeof WebhookPayloadSchema>;
