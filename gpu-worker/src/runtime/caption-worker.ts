@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import type { Env } from "@caption/shared/config/env";
 import { connectionOptionsFromEnv, createDatabase } from "@caption/shared/db/database";
 import { retryWhileDatabaseUnavailable, waitForDatabase } from "@caption/shared/db/database-retry";
+import { assertMigrated } from "@caption/shared/db/migrator";
 import { Value } from "@sinclair/typebox/value";
 import { CaptionJobPayloadSchema, QUEUES, type CaptionJobPayload } from "@caption/shared/jobs/catalog";
 import { startQueueClient } from "@caption/shared/jobs/queue-client";
@@ -55,7 +56,11 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
   const store = createResultStore(env);
   const wait = { timeoutSeconds: env.DATABASE_STARTUP_TIMEOUT_SECONDS, logger: log };
   const connect = async () => {
-    const registration = await waitForDatabase(() => registerWorker(db, workerId, engine, log), wait);
+    // A worker never migrates; one that starts before the API has must wait for it as for an outage.
+    const registration = await waitForDatabase(async () => {
+      await assertMigrated(db);
+      return registerWorker(db, workerId, engine, log);
+    }, wait);
     const bossOptions = { monitorIntervalSeconds: SUPERVISE_SECONDS, superviseIntervalSeconds: SUPERVISE_SECONDS };
     const boss = await waitForDatabase(() => startQueueClient(databaseUrl, bossOptions, { max: 4, connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }, log), wait);
     return { registration, boss };

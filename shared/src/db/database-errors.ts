@@ -10,8 +10,17 @@ const TRANSIENT_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "57014"
 // node-postgres reports a broken or timed-out connection with plain Errors.
 const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|not queryable|Query read timeout|database system is (starting up|shutting down)/;
 
+/**
+ * The database answers, but its schema is behind this code: nothing has migrated it yet (a worker started
+ * before the API, which migrates). Like an outage it passes once the migration has run.
+ */
+export class SchemaNotMigrated extends Error {
+  override name = "SchemaNotMigrated";
+}
+
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== "object" || error === null || depth > 4) return false;
+  if (error instanceof SchemaNotMigrated) return true;
   const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
   if (typeof code === "string" && (NETWORK_CODES.has(code) || TRANSIENT_SQLSTATES.has(code) || code.startsWith("08"))) return true;
   if (typeof message === "string" && CONNECTION_MESSAGES.test(message)) return true;
