@@ -112,9 +112,14 @@ describe("edit the words, change the preset, render again", () => {
     rerender = { ...second, video, transcript: JSON.parse((await text(second.job.subtitles.transcript_url)).body) };
   });
 
-  test("the new job names its source and went queued → rendering → completed, with no download or transcription", () => {
+  test("the new job names its source and went queued → rendering → completed, with no download or transcription", async () => {
     assert.equal(rerender.job.source_job_id, original.job.id);
     assert.equal(original.job.source_job_id, null);
+    // The job's status history, as the database recorded every change (job_events, the event stream's source).
+    const history = async (jobId: string) =>
+      (await service.database.db.selectFrom("job_events").select("status").where("job_id", "=", jobId).where("type", "=", "status").orderBy("id").execute()).map((e) => e.status);
+    assert.deepEqual(await history(original.job.id), ["queued", "ingesting", "transcribing", "rendering", "completed"]);
+    assert.deepEqual(await history(rerender.job.id), ["queued", "rendering", "completed"]);
     assert.deepEqual(stagesLogged(original.job.id), ["ingesting", "transcribing", "rendering"], "the worker log shows every stage of a submitted video");
     assert.deepEqual(stagesLogged(rerender.job.id), ["rendering"]);
     for (const status of rerender.seen) assert.ok(["queued", "rendering", "completed"].includes(status), `polling saw ${status}`);
