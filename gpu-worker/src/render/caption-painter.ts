@@ -24,8 +24,8 @@ const CLIP_MARGIN = 4;
  * band-sized canvas would cost a copy of all of it whenever Skia snapshots it, and garbage collection by its
  * size whenever its pixels are read).
  *
- * Where the animation only moves, scales and fades whole words (`movesWholeWords`), shadows and fading words
- * are laid down from pictures of them drawn once per cue (ComposedWords) instead of drawn again each frame.
+ * Where the animation only moves, scales and fades whole words (`movesWholeWords`), shadows and words that
+ * rise or fade are laid down from pictures of them drawn once per cue (ComposedWords) instead of drawn again.
  */
 export class CaptionPainter {
   readonly #style: ResolvedStyle;

@@ -11,14 +11,15 @@ import { WordPictures, type WordPicture } from "./word-pictures.ts";
  *
  * - Shadows, the costliest part of a word to draw (a blur of it), while no word in the repainted part is
  *   scaled: a blur does not scale with what casts it.
- * - Words fading in place: a copy of the picture at the word's opacity, where text needs a layer of its own
- *   (so that its outline does not show through its fill).
+ * - Words rising, falling or fading, unscaled: Skia draws text on whole rows (it rounds the top of the line),
+ *   so the word drawn lower is its picture copied that many rows lower; a fading word is that copy at its
+ *   opacity, where text needs a layer of its own (so that its outline does not show through its fill).
  *
- * Everything else is drawn as text. Skia keeps the glyphs of every size it has drawn, so a word at its laid-out
- * size is cheap to draw again, and cheaper than resampling its picture at a fractional shift. A scaled word has
- * its glyphs drawn afresh at every new scale, but Skia also hints them and snaps them to whole pixels at that
- * scale: a scaled picture of the word differs from it by more than the golden images' tolerance (measured on
- * smash's pop, best aligned: 160 to 900 pixels of a third-size frame off by up to 23 to 84 counts).
+ * Everything else is drawn as text, at rest (Skia keeps the glyphs of every size it has drawn, so that is
+ * cheap) or moving in ways a picture cannot follow exactly: sideways by a fraction of a pixel (Skia places
+ * each glyph at a quarter pixel), or scaled (Skia hints the glyphs and snaps them to whole rows at each scale:
+ * a picture scaled down from the pop's peak differs from that by more than the golden images' tolerance,
+ * measured on smash's pop, best aligned: 160 to 900 pixels of a third-size frame off by 23 to 84 counts).
  */
 export class ComposedWords {
   readonly #pictures: WordPictures;
@@ -60,9 +61,13 @@ export class ComposedWords {
     ctx.restore();
   }
 
-  /** Whether a word showing with `look` is laid down from its picture (drawWords) rather than drawn as text. */
+  /**
+   * Whether a word showing with `look` is laid down from its picture (drawWords) rather than drawn as text: an
+   * unscaled word rising, falling or fading, not shifted sideways by a fraction of a pixel (Skia places glyphs
+   * at quarter pixels across, and on whole rows down).
+   */
   pictured(look: WordLook): boolean {
-    return look.scale === 1 && look.opacity < 1 && Number.isInteger(look.dx) && Number.isInteger(look.dy);
+    return look.scale === 1 && Number.isInteger(look.dx) && (look.opacity < 1 || look.dy !== 0);
   }
 
   /** The words at `indices`, each `pictured`, at their opacities, on `ctx` (frame coordinates). */
@@ -71,8 +76,10 @@ export class ComposedWords {
     for (const i of indices) {
       const look = frame.words[i]!;
       if (!this.pictured(look)) throw new Error(`word ${i} is not laid down from its picture`);
+      const picture = this.#pictures.text(layout, i, look);
       ctx.globalAlpha = look.opacity;
-      layDown(ctx, this.#pictures.text(layout, i, look), look.dx, look.dy);
+      // On the rows Skia would draw the shifted word's glyphs on: a copy of them.
+      layDown(ctx, picture, look.dx, Math.round(picture.textTop + look.dy) - Math.round(picture.textTop));
     }
     ctx.restore();
   }

@@ -4,6 +4,7 @@ import type { WordLook } from "./animations/caption-animation.ts";
 import { EDGE_SPILL, type CaptionGeometry } from "./caption-geometry.ts";
 import type { CueLayout } from "./caption-layout.ts";
 import { shadowReach, stillWordInk } from "./repaint-area.ts";
+import { fontStack } from "./fonts.ts";
 import { drawWordsText, outlineWidth } from "./word-text.ts";
 
 /** A word (or its shadow) drawn once, unscaled, at full quality, to be laid down again shifted and faded. */
@@ -12,6 +13,15 @@ export interface WordPicture {
   /** Frame pixel where the canvas's top left lands when the word shows unshifted: whole numbers. */
   readonly x: number;
   readonly y: number;
+}
+
+/** A word's fill and outline, and where Skia puts its glyphs. */
+export interface TextPicture extends WordPicture {
+  /**
+   * The top of the word's line of text as drawn (its baseline less its font's ascent), in frame pixels. Skia
+   * rounds it to a whole row: text drawn `dy` lower lands on round(textTop + dy) − round(textTop) rows lower.
+   */
+  readonly textTop: number;
 }
 
 // Blank pixels kept around what a picture holds, for anti-aliasing.
@@ -32,7 +42,7 @@ const POOL_STEP = 16;
 export class WordPictures {
   readonly #style: ResolvedStyle;
   readonly #geometry: CaptionGeometry;
-  readonly #pictures = new Map<string, WordPicture>();
+  readonly #pictures = new Map<string, WordPicture | TextPicture>();
   readonly #free: Canvas[] = [];
   #layout: CueLayout | null = null;
 
@@ -51,8 +61,8 @@ export class WordPictures {
   }
 
   /** Word `index`'s fill and outline with `look`'s colours (its scale, shift and opacity do not apply). */
-  text(layout: CueLayout, index: number, look: WordLook): WordPicture {
-    return this.#cached(layout, `text ${index} ${lookKey(look)}`, () => this.#drawText(layout, index, look));
+  text(layout: CueLayout, index: number, look: WordLook): TextPicture {
+    return this.#cached(layout, `text ${index} ${lookKey(look)}`, () => this.#drawText(layout, index, look)) as TextPicture;
   }
 
   /** The style's shadow of word `index` drawn with `look`'s colours, without the word. */
@@ -86,7 +96,7 @@ export class WordPictures {
     }
   }
 
-  #drawText(layout: CueLayout, index: number, look: WordLook): WordPicture {
+  #drawText(layout: CueLayout, index: number, look: WordLook): TextPicture {
     const word = layout.words[index];
     if (word === undefined) throw new RangeError(`cue has no word ${index}`);
     const ink = stillWordInk(layout, word, look, this.#geometry);
@@ -98,7 +108,10 @@ export class WordPictures {
     ctx.translate(-x, -y);
     const still: WordLook = { ...look, visible: true, opacity: 1, scale: 1, dx: 0, dy: 0 };
     drawWordsText(ctx, this.#style, layout, [[word, still]], outlineWidth(this.#geometry, layout));
-    return { canvas, x, y };
+    // The ascent Skia lays the word out with: that of the font its first letters are drawn in.
+    ctx.font = fontStack(this.#style.font_family, this.#style.font_weight, this.#style.font_style, layout.fontPx);
+    const ascent = ctx.measureText(word.display).alphabeticBaseline;
+    return { canvas, x, y, textTop: (layout.lines[word.line]?.baseline ?? 0) - ascent };
   }
 
   #drawShadow(text: WordPicture): WordPicture {

@@ -57,8 +57,7 @@ for (const preset of PRESETS) {
         }
         assert.ok(compared > layouts.length, `only ${compared} frames compared`);
         // Shadows, and glow's words fading in place, come from pictures: the comparison covered them.
-        const pictured = style !== undefined || preset === "elegant" || preset === "glow";
-        assert.equal(mostHeld > 0, pictured, `pictures held: ${mostHeld} pixels`);
+        if (style !== undefined || preset === "elegant" || preset === "glow") assert.ok(mostHeld > 0, "no word pictures were drawn");
         assert.ok(mostHeld * 4 <= MAX_HELD_BYTES, `a cue held ${((mostHeld * 4) / 2 ** 20).toFixed(1)} MiB of pictures`);
       });
     }
