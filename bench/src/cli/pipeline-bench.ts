@@ -5,6 +5,7 @@
 import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import type { Word } from "@caption/shared/api/transcript";
 import { parseEnv } from "@caption/shared/config/env";
 import { parseCommandLine } from "@caption/shared/runtime/command-line";
 import { createCliLogger } from "@caption/shared/runtime/logger";
@@ -22,13 +23,16 @@ import { capacityTable } from "../pipeline/capacity.ts";
 import { measureJobs } from "../pipeline/job-runs.ts";
 import { checkTargets } from "../pipeline/pipeline-targets.ts";
 import { sweepPresets } from "../pipeline/preset-sweep.ts";
+import { transcribeForSweeps } from "../pipeline/sweep-words.ts";
 import { ProgressBar } from "../pipeline/progress-bar.ts";
 
-const USAGE = `usage: pipeline-bench [--full] [--presets a,b] [--orientation portrait|landscape] [--no-api] [--keep]
+const USAGE = `usage: pipeline-bench [--full] [--presets a,b] [--orientation portrait|landscape] [--only sweep] [--no-api] [--keep]
   --full              600 s videos too, and every preset on 60 s portrait and landscape clips, each also burned in
                       with libass (about 45 min on 2 cores); the quick run burns in only the job preset with libass
   --presets a,b       only these presets in the render sweep (default: all 16)
   --orientation O     portrait or landscape only (default: both)
+  --only sweep        only the render sweeps and their libass burn-ins (no whole jobs, ASR or API), captioned with
+                      the worker's engine's transcript of the sweep's clip
   --no-api            skip the API throughput scenarios
   --keep              keep the work folder (service log, outputs) and print where it is`;
 const RESULTS_DIR = path.join(REPO_ROOT, "bench/results");
@@ -42,6 +46,7 @@ async function main(argv: string[]): Promise<number> {
         presets: { type: "string" },
         "no-api": { type: "boolean", default: false },
         orientation: { type: "string" },
+        only: { type: "string" },
         keep: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -52,7 +57,7 @@ async function main(argv: string[]): Promise<number> {
   if (typeof values === "number") return values;
   let plan: BenchPlan;
   try {
-    plan = planBench({ full: values.full, presets: values.presets, orientation: values.orientation, api: !values["no-api"] });
+    plan = planBench({ full: values.full, presets: values.presets, orientation: values.orientation, api: !values["no-api"], only: values.only });
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     return 2;
@@ -74,22 +79,32 @@ async function main(argv: string[]): Promise<number> {
     }
     const measured: Measured = { jobs: [], asr: [], presets: [], api: null };
 
-    const { engine, words } = await measureJobs({
-      plan,
-      videos,
-      workDir,
-      encoder,
-      decoder,
-      progress,
-      onRun: async (run) => {
-        measured.jobs.push(run);
-        await files.savePartial(measured);
-      },
-    });
+    const modelDir = modelFolder(parseEnv());
+    let transcript: { engine: string; words: Word[] };
+    if (plan.sweepWords) {
+      progress.start(stepLabel.sweepWords);
+      transcript = await transcribeForSweeps(videos.get(videoKey(plan.sweepWords))!, { modelDir, logger });
+    } else {
+      transcript = await measureJobs({
+        plan,
+        videos,
+        workDir,
+        encoder,
+        decoder,
+        progress,
+        onRun: async (run) => {
+          measured.jobs.push(run);
+          await files.savePartial(measured);
+        },
+      });
+    }
+    const { engine, words } = transcript;
 
-    progress.start(stepLabel.asr);
-    measured.asr = await measureSpeechRecognition({ video: videos.get(videoKey(plan.asr))!, modelDir: modelFolder(parseEnv()), logger, onProgress: (f) => progress.advance(f) });
-    await files.savePartial(measured);
+    if (plan.asr) {
+      progress.start(stepLabel.asr);
+      measured.asr = await measureSpeechRecognition({ video: videos.get(videoKey(plan.asr))!, modelDir, logger, onProgress: (f) => progress.advance(f) });
+      await files.savePartial(measured);
+    }
 
     for (const clip of plan.sweeps) {
       const video = videos.get(videoKey(clip))!;

@@ -14,6 +14,8 @@ export interface BenchOptions {
   orientation?: string;
   /** Run the API throughput scenarios. */
   api: boolean;
+  /** "sweep": only the render sweeps (with their libass burn-ins), captioned with a transcript of their clip. */
+  only?: string;
 }
 
 export interface ClipSpec {
@@ -26,8 +28,10 @@ export interface BenchPlan extends Pick<BenchOptions, "full" | "api"> {
   jobs: ClipSpec[];
   /** Render sweeps over the presets. */
   sweeps: ClipSpec[];
-  /** Speech recognition runs on this clip's audio (the other orientation's is the same). */
-  asr: ClipSpec;
+  /** Speech recognition runs on this clip's audio (the other orientation's is the same); null: not measured. */
+  asr: ClipSpec | null;
+  /** With no whole jobs to give the sweeps a transcript: the clip transcribed for them. */
+  sweepWords: ClipSpec | null;
   presets: PresetId[];
   libassPresets: PresetId[];
   /** Each distinct video the plan uses, made once. */
@@ -45,6 +49,7 @@ export const stepLabel = {
   sweep: ({ orientation, seconds }: ClipSpec) => `render sweep: ${orientation} ${seconds} s`,
   service: "start the service",
   asr: "speech recognition",
+  sweepWords: "transcribe the sweep's clip",
   api: "API throughput",
 };
 
@@ -62,18 +67,24 @@ export function planBench(options: BenchOptions): BenchPlan {
     jobs = jobs.filter(only);
     sweeps = sweeps.filter(only);
   }
-  const asr: ClipSpec = { orientation: options.orientation === "landscape" ? "landscape" : "portrait", seconds: options.full ? 600 : 60 };
-  const videos = [...new Map([...jobs, ...sweeps, asr].map((clip) => [videoKey(clip), clip])).values()];
+  if (options.only !== undefined && options.only !== "sweep") throw new Error("--only takes sweep");
+  const sweepOnly = options.only === "sweep";
+  if (sweepOnly) jobs = [];
+  const asr: ClipSpec | null = sweepOnly ? null : { orientation: options.orientation === "landscape" ? "landscape" : "portrait", seconds: options.full ? 600 : 60 };
+  const sweepWords = sweepOnly ? (sweeps[0] ?? null) : null;
+  const api = options.api && !sweepOnly;
+  const videos = [...new Map([...jobs, ...sweeps, ...(asr ? [asr] : [])].map((clip) => [videoKey(clip), clip])).values()];
   // Weights: rough seconds on a 2-core machine per second of 1080p video.
   const steps: PlannedStep[] = [
     ...videos.map((clip) => ({ label: stepLabel.video(clip), weight: clip.seconds * 0.3 })),
-    { label: stepLabel.service, weight: 10 },
+    ...(jobs.length > 0 ? [{ label: stepLabel.service, weight: 10 }] : []),
     ...jobs.flatMap((clip) => [{ label: stepLabel.job(clip), weight: clip.seconds * 0.7 }, { label: stepLabel.floor(clip), weight: clip.seconds * 0.4 }]),
-    { label: stepLabel.asr, weight: asr.seconds * 0.5 },
+    ...(asr ? [{ label: stepLabel.asr, weight: asr.seconds * 0.5 }] : []),
+    ...(sweepWords ? [{ label: stepLabel.sweepWords, weight: sweepWords.seconds * 0.15 }] : []),
     ...sweeps.map((clip) => ({ label: stepLabel.sweep(clip), weight: clip.seconds * 0.45 * (presets.length + libassPresets.length + 2) })),
-    ...(options.api ? [{ label: stepLabel.api, weight: 40 }] : []),
+    ...(api ? [{ label: stepLabel.api, weight: 40 }] : []),
   ];
-  return { full: options.full, api: options.api, jobs, sweeps, asr, presets, libassPresets, videos, steps };
+  return { full: options.full, api, jobs, sweeps, asr, sweepWords, presets, libassPresets, videos, steps };
 }
 
 const isPreset = (value: string): value is PresetId => (PRESET_IDS as readonly string[]).includes(value);

@@ -36,6 +36,8 @@ export const RenderRunSchema = Type.Object({
   preset: Type.String(),
   wall_ms: Ms,
   cpu_ms: Ms,
+  /** Node's part of cpu_ms (drawing and converting caption pictures, piping them); the rest is ffmpeg's. Absent in older results. */
+  node_cpu_ms: Type.Optional(Ms),
   frames_drawn: Type.Integer({ minimum: 0 }),
   /** Caption pictures drawn per second of drawing time. */
   frames_per_second: Type.Union([Type.Number(), Type.Null()]),

@@ -19,4 +19,6 @@ test("counts a child's CPU time once the child has exited", async () => {
   const busy = "const used = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; }; while (used() < 300);";
   const run = await timed(() => promisify(execFile)(process.execPath, ["-e", busy]));
   assert.ok(run.cpuMs >= 250, `child CPU ${run.cpuMs} ms`);
+  // This process only waited: its own share is a small part of it.
+  assert.ok(run.ownCpuMs < run.cpuMs - 200, `own CPU ${run.ownCpuMs} ms of ${run.cpuMs} ms`);
 });

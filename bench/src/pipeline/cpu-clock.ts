@@ -21,20 +21,28 @@ export function parseProcStatCpu(stat: string): { selfMs: number; reapedChildren
  * its parent's cutime/cstime when it is reaped, so ffmpeg runs are counted exactly, to the tick.
  */
 export function cpuMsSoFar(): number {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000 + parseProcStatCpu(readFileSync("/proc/self/stat", "utf8")).reapedChildrenMs;
+  return ownCpuMs() + parseProcStatCpu(readFileSync("/proc/self/stat", "utf8")).reapedChildrenMs;
 }
 
 export interface Timed<T> {
   value: T;
   wallMs: number;
+  /** This process and the children it reaped meanwhile. */
   cpuMs: number;
+  /** This process alone (node's share; the rest is its children's, e.g. ffmpeg). */
+  ownCpuMs: number;
 }
+
+const ownCpuMs = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+};
 
 /** Wall and CPU time of `run`; only meaningful while nothing else in this process (or its other children) works. */
 export async function timed<T>(run: () => Promise<T>): Promise<Timed<T>> {
   const cpuBefore = cpuMsSoFar();
+  const ownBefore = ownCpuMs();
   const started = performance.now();
   const value = await run();
-  return { value, wallMs: Math.round(performance.now() - started), cpuMs: Math.round(cpuMsSoFar() - cpuBefore) };
+  return { value, wallMs: Math.round(performance.now() - started), cpuMs: Math.round(cpuMsSoFar() - cpuBefore), ownCpuMs: Math.round(ownCpuMs() - ownBefore) };
 }

@@ -30,6 +30,8 @@ test("a sweep renders each preset between two floor runs, and burns the chosen o
     assert.deepEqual(sweep.runs.map((r) => r.preset), ["classic", "karaoke"]);
     for (const run of sweep.runs) {
       assert.ok(run.cpu_ms > 0 && run.wall_ms > 0);
+      // Node draws; ffmpeg decodes, overlays and encodes, and takes most of it.
+      assert.ok(run.node_cpu_ms !== undefined && run.node_cpu_ms > 0 && run.node_cpu_ms < run.cpu_ms / 2, `node ${run.node_cpu_ms} of ${run.cpu_ms} ms`);
       assert.equal(run.cpu_ratio_to_floor, run.cpu_ms / sweep.floor.cpu_ms);
       assert.ok(run.frames_drawn > 0 && run.frames_per_second !== null && run.frames_per_second > 0);
     }

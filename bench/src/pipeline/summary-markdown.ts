@@ -48,12 +48,13 @@ export function summaryMarkdown(result: BenchResult, chartFile: string): string 
       `${sweep.clip.orientation} ${sweep.clip.width}x${sweep.clip.height}, ${sweep.clip.duration_seconds.toFixed(0)} s; floor ${seconds(sweep.floor.cpu_ms)} s CPU / ${seconds(sweep.floor.wall_ms)} s wall (runs: ${sweep.floor_runs.map((r) => seconds(r.cpu_ms)).join(", ")} s CPU)`,
       "",
       table(
-        ["preset", "CPU s", "wall s", "CPU / floor", "wall / floor", "frames drawn", "drawn/s", "libass CPU / floor", "ours / libass CPU"],
+        ["preset", "CPU s", "wall s", "CPU / floor", "node CPU / floor", "wall / floor", "frames drawn", "drawn/s", "libass CPU / floor", "ours / libass CPU"],
         sweep.runs.map((run) => [
           run.preset,
           seconds(run.cpu_ms),
           seconds(run.wall_ms),
           ratio(run.cpu_ratio_to_floor),
+          run.node_cpu_ms === undefined ? "–" : (run.node_cpu_ms / sweep.floor.cpu_ms).toFixed(3),
           ratio(run.wall_ratio_to_floor),
           run.frames_drawn,
           run.frames_per_second ?? "–",

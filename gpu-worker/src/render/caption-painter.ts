@@ -1,13 +1,15 @@
 import type { Canvas, SKRSContext2D } from "@napi-rs/canvas";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
-import type { CaptionAnimation, CaptionFrame, LineLook, WordLook } from "./animations/caption-animation.ts";
+import type { CaptionAnimation, CaptionFrame, LineLook } from "./animations/caption-animation.ts";
 import { backgroundShapes, type BackgroundShape } from "./background-shapes.ts";
 import type { Band, PixelArea } from "./band-layout.ts";
 import { captionGeometry, type CaptionGeometry } from "./caption-geometry.ts";
-import type { CueLayout, PlacedWord } from "./caption-layout.ts";
-import { fontStack, registerBundledFonts } from "./fonts.ts";
+import type { CueLayout } from "./caption-layout.ts";
+import { ComposedWords } from "./composed-words.ts";
+import { registerBundledFonts } from "./fonts.ts";
 import { drawn, overlaps, repaintArea, shadowReach, wordBounds, type CaptionState } from "./repaint-area.ts";
 import { beginRegion, grown, ScratchCanvases, widened } from "./scratch-canvases.ts";
+import { drawWordsText, outlineWidth } from "./word-text.ts";
 import type { PixelPatch } from "./yuva-picture.ts";
 
 // Pixels drawn around a repainted area (see update).
@@ -21,6 +23,9 @@ const CLIP_MARGIN = 4;
  * Only the part of the band that changes is painted: each paint draws into canvases the size of that part (a
  * band-sized canvas would cost a copy of all of it whenever Skia snapshots it, and garbage collection by its
  * size whenever its pixels are read).
+ *
+ * Where the animation only moves, scales and fades whole words (`movesWholeWords`), shadows and words that
+ * rise or fade are laid down from pictures of them drawn once per cue (ComposedWords) instead of drawn again.
  */
 export class CaptionPainter {
   readonly #style: ResolvedStyle;
@@ -28,6 +33,8 @@ export class CaptionPainter {
   readonly #animation: CaptionAnimation;
   readonly #geometry: CaptionGeometry;
   readonly #scratch = new ScratchCanvases();
+  /** Null: words are drawn as text every frame. */
+  readonly #composed: ComposedWords | null;
   #shown: CaptionState | null = null;
 
   constructor(style: ResolvedStyle, band: Band, animation: CaptionAnimation) {
@@ -36,11 +43,13 @@ export class CaptionPainter {
     this.#band = band;
     this.#animation = animation;
     this.#geometry = captionGeometry(style);
+    this.#composed = animation.movesWholeWords === true ? new ComposedWords(style, this.#geometry) : null;
   }
 
   /** The band's pixels, straight-alpha RGBA, with `layout`'s caption as it looks at `t` (nothing when `layout` is null). */
   paint(layout: CueLayout | null, t: number): Uint8ClampedArray {
     const caption = this.#stateAt(layout, t);
+    this.#composed?.showing(layout);
     const { width, height } = this.#band;
     const canvas = this.#paintRegion(caption, { x: 0, y: 0, width, height });
     this.#shown = caption;
@@ -53,6 +62,7 @@ export class CaptionPainter {
    */
   update(layout: CueLayout | null, t: number): PixelPatch | null {
     const caption = this.#stateAt(layout, t);
+    this.#composed?.showing(layout);
     const area = repaintArea(this.#shown, caption, this.#band, this.#style, this.#geometry);
     this.#shown = caption;
     if (area === null) return null;
@@ -65,6 +75,11 @@ export class CaptionPainter {
     // data() is premultiplied RGBA, without getImageData's slow conversion; a view of memory the canvas reuses,
     // so valid until it is drawn on again.
     return { area, stride, rgba: canvas.data().subarray(offset) };
+  }
+
+  /** Word pictures held for the cue shown (none when every word is drawn as text): their count and pixels. */
+  get heldPictures(): { pictures: number; pixels: number } {
+    return this.#composed?.held ?? { pictures: 0, pixels: 0 };
   }
 
   #stateAt(layout: CueLayout | null, t: number): CaptionState | null {
@@ -81,8 +96,12 @@ export class CaptionPainter {
       this.#drawBackground(ctx, layout, frame.lines);
       this.#drawBoxes(ctx, frame);
       const shadow = this.#geometry.shadow;
+      const words = this.#wordsIn(layout, frame, region);
       if (shadow === null) {
-        this.#drawText(ctx, layout, frame, region);
+        this.#drawText(ctx, caption, words, region);
+      } else if (this.#composed !== null && this.#composed.castsShadows(frame, words)) {
+        this.#castComposedShadows(ctx, this.#composed, caption, words, region);
+        this.#drawText(ctx, caption, words, region);
       } else {
         // Text reaching the region's shadow lies up to the shadow's reach beyond it.
         const reach = shadowReach(this.#geometry);
@@ -90,7 +109,7 @@ export class CaptionPainter {
         const textLayer = this.#scratch.get("text", textRegion.width, textRegion.height);
         const textCtx = textLayer.getContext("2d");
         beginRegion(textCtx, this.#band, textRegion);
-        this.#drawText(textCtx, layout, frame, textRegion);
+        this.#drawText(textCtx, caption, this.#wordsIn(layout, frame, textRegion), textRegion);
         textCtx.restore();
         ctx.save();
         ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -135,86 +154,73 @@ export class CaptionPainter {
   }
 
   /**
-   * Outlines of all words under all fills, of the words that reach `region` (band pixels, the context's
-   * drawing area). Words of one opacity are drawn opaque on a layer and laid down at that opacity, so a dimmed
-   * word's outline does not show through its own fill.
+   * The shadow of the words at `indices` from their shadow pictures, added up on the still transparent picture,
+   * or on a layer of their own laid over the background and boxes.
    */
-  #drawText(ctx: SKRSContext2D, layout: CueLayout, frame: CaptionFrame, region: PixelArea): void {
+  #castComposedShadows(ctx: SKRSContext2D, composed: ComposedWords, { layout, frame }: CaptionState, indices: readonly number[], region: PixelArea): void {
+    if (this.#geometry.background === null && frame.boxes.length === 0) {
+      composed.drawShadows(ctx, layout, frame, indices);
+      return;
+    }
+    const layer = this.#scratch.get("shadow", region.width, region.height);
+    const layerCtx = layer.getContext("2d");
+    beginRegion(layerCtx, this.#band, region);
+    composed.drawShadows(layerCtx, layout, frame, indices);
+    layerCtx.restore();
+    ctx.save();
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.drawImage(layer, 0, 0);
+    ctx.restore();
+  }
+
+  /** Indices of the words drawn in `frame` whose painting reaches `region` (band pixels), in layout order. */
+  #wordsIn(layout: CueLayout, frame: CaptionFrame, region: PixelArea): number[] {
     const band = this.#band;
     const bounds = { left: band.x + region.x, right: band.x + region.x + region.width, top: band.y + region.y, bottom: band.y + region.y + region.height };
-    const byOpacity = new Map<number, number[]>();
+    const indices: number[] = [];
     frame.words.forEach((look, i) => {
       const word = layout.words[i];
-      if (word === undefined || !drawn(look)) return;
-      if (!overlaps(wordBounds(layout, word, look, this.#geometry), bounds)) return;
-      const group = byOpacity.get(look.opacity);
-      if (group) group.push(i);
-      else byOpacity.set(look.opacity, [i]);
+      if (word !== undefined && drawn(look) && overlaps(wordBounds(layout, word, look, this.#geometry), bounds)) indices.push(i);
     });
-    for (const [opacity, indices] of byOpacity) {
+    return indices;
+  }
+
+  /**
+   * The words at `indices` (those reaching `region`, band pixels, the context's drawing area): from their
+   * pictures, or as text, outlines of all words under all fills. Words of one opacity are drawn opaque on a
+   * layer and laid down at that opacity, so a dimmed word's outline does not show through its own fill.
+   */
+  #drawText(ctx: SKRSContext2D, { layout, frame }: CaptionState, indices: readonly number[], region: PixelArea): void {
+    let asText = indices;
+    const composed = this.#composed;
+    if (composed !== null) {
+      composed.drawWords(ctx, layout, frame, indices.filter((i) => composed.pictured(frame.words[i]!)));
+      asText = indices.filter((i) => !composed.pictured(frame.words[i]!));
+    }
+    const byOpacity = new Map<number, number[]>();
+    for (const i of asText) {
+      const opacity = frame.words[i]!.opacity;
+      const group = byOpacity.get(opacity);
+      if (group) group.push(i);
+      else byOpacity.set(opacity, [i]);
+    }
+    const outline = outlineWidth(this.#geometry, layout);
+    const words = (group: readonly number[]) => group.map((i) => [layout.words[i]!, frame.words[i]!] as const);
+    for (const [opacity, group] of byOpacity) {
       if (opacity >= 1) {
-        this.#drawWords(ctx, layout, frame, indices);
+        drawWordsText(ctx, this.#style, layout, words(group), outline);
         continue;
       }
-      const group = this.#scratch.get("group", region.width, region.height);
-      const groupCtx = group.getContext("2d");
-      beginRegion(groupCtx, band, region);
-      this.#drawWords(groupCtx, layout, frame, indices);
-      groupCtx.restore();
+      const layer = this.#scratch.get("group", region.width, region.height);
+      const layerCtx = layer.getContext("2d");
+      beginRegion(layerCtx, this.#band, region);
+      drawWordsText(layerCtx, this.#style, layout, words(group), outline);
+      layerCtx.restore();
       ctx.save();
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.globalAlpha = opacity;
-      ctx.drawImage(group, 0, 0);
+      ctx.drawImage(layer, 0, 0);
       ctx.restore();
     }
-  }
-
-  #drawWords(ctx: SKRSContext2D, layout: CueLayout, frame: CaptionFrame, indices: readonly number[]): void {
-    ctx.textAlign = "left";
-    ctx.textBaseline = "alphabetic";
-    ctx.lineJoin = "round";
-    ctx.lineCap = "round";
-    const outline = this.#geometry.outlineWidth * (layout.fontPx / this.#geometry.fontPx);
-    for (const pass of ["outline", "fill"] as const) {
-      if (pass === "outline" && outline <= 0) continue;
-      for (const i of indices) {
-        const word = layout.words[i];
-        const look = frame.words[i];
-        if (word !== undefined && look !== undefined) this.#drawWord(ctx, layout, word, look, pass, outline);
-      }
-    }
-  }
-
-  #drawWord(ctx: SKRSContext2D, layout: CueLayout, word: PlacedWord, look: WordLook, pass: "outline" | "fill", outline: number): void {
-    const line = layout.lines[word.line];
-    if (line === undefined) return;
-    ctx.save();
-    ctx.font = fontStack(this.#style.font_family, look.weight ?? this.#style.font_weight, this.#style.font_style, layout.fontPx);
-    if (look.scale !== 1 || look.dx !== 0 || look.dy !== 0) {
-      const cx = word.x + word.width / 2;
-      const cy = line.top + layout.lineHeight / 2;
-      ctx.translate(cx + look.dx, cy + look.dy);
-      ctx.scale(look.scale, look.scale);
-      ctx.translate(-cx, -cy);
-    }
-    if (pass === "outline") {
-      if (look.outlineScale > 0) {
-        ctx.strokeStyle = look.outlineColor;
-        // The fill covers the inner half of the stroke: the visible outline is `outline` wide.
-        ctx.lineWidth = 2 * outline * look.outlineScale;
-        ctx.strokeText(word.display, word.x, line.baseline);
-      }
-    } else {
-      ctx.fillStyle = look.color;
-      ctx.fillText(word.display, word.x, line.baseline);
-      if (look.fill && look.fill.fraction > 0) {
-        ctx.beginPath();
-        ctx.rect(word.x - layout.fontPx, line.top - layout.lineHeight, look.fill.fraction * word.width + layout.fontPx, 3 * layout.lineHeight);
-        ctx.clip();
-        ctx.fillStyle = look.fill.color;
-        ctx.fillText(word.display, word.x, line.baseline);
-      }
-    }
-    ctx.restore();
   }
 }

@@ -27,26 +27,34 @@ export function shadowReach(geometry: CaptionGeometry): { x: number; y: number }
   return { x: SHADOW_REACH_BLURS * shadow.blur + Math.abs(shadow.dx), y: SHADOW_REACH_BLURS * shadow.blur + Math.abs(shadow.dy) };
 }
 
-/** Frame pixels a word may paint with `look`: glyphs, outline and shadow. */
-export function wordBounds(layout: CueLayout, word: PlacedWord, look: WordLook, geometry: CaptionGeometry): Edges {
-  const line = layout.lines[word.line];
-  const lineTop = line?.top ?? 0;
+/**
+ * Frame pixels a word's glyphs and outline may cover drawn still (unscaled, unshifted) with `look`'s outline
+ * and weight: its ink with room for what measuring does not see.
+ */
+export function stillWordInk(layout: CueLayout, word: PlacedWord, look: WordLook, geometry: CaptionGeometry): Edges {
+  const lineTop = layout.lines[word.line]?.top ?? 0;
   const ink = word.ink ?? { left: word.x, right: word.x + word.width, top: lineTop, bottom: lineTop + layout.lineHeight };
   const outline = geometry.outlineWidth * (layout.fontPx / geometry.fontPx) * Math.max(1, look.outlineScale);
   const room = (word.ink === null ? UNMEASURED_ROOM_EM : MEASURED_ROOM_EM) * layout.fontPx + outline;
   // Ink was measured in the style's weight: another one draws the glyphs wider or narrower.
   const reweighted = look.weight === null ? 0 : REWEIGHT_GROWTH * word.width;
-  // The painter scales a word about the centre of its advance and line box, then shifts it.
+  return { left: ink.left - room - reweighted, right: ink.right + room + reweighted, top: ink.top - room, bottom: ink.bottom + room };
+}
+
+/** Frame pixels a word may paint with `look`: glyphs, outline and shadow. */
+export function wordBounds(layout: CueLayout, word: PlacedWord, look: WordLook, geometry: CaptionGeometry): Edges {
+  const still = stillWordInk(layout, word, look, geometry);
+  // The painter scales a word about the centre of its advance and line box (wordCentre), then shifts it.
   const centreX = word.x + word.width / 2;
-  const centreY = lineTop + layout.lineHeight / 2;
+  const centreY = (layout.lines[word.line]?.top ?? 0) + layout.lineHeight / 2;
   const shadow = shadowReach(geometry);
   const x = (v: number) => centreX + look.dx + (v - centreX) * look.scale;
   const y = (v: number) => centreY + look.dy + (v - centreY) * look.scale;
   return {
-    left: x(ink.left - room - reweighted) - shadow.x - EDGE_SPILL,
-    right: x(ink.right + room + reweighted) + shadow.x + EDGE_SPILL,
-    top: y(ink.top - room) - shadow.y - EDGE_SPILL,
-    bottom: y(ink.bottom + room) + shadow.y + EDGE_SPILL,
+    left: x(still.left) - shadow.x - EDGE_SPILL,
+    right: x(still.right) + shadow.x + EDGE_SPILL,
+    top: y(still.top) - shadow.y - EDGE_SPILL,
+    bottom: y(still.bottom) + shadow.y + EDGE_SPILL,
   };
 }
 

@@ -42,7 +42,7 @@ export function beginRegion(ctx: SKRSContext2D, band: Band, region: PixelArea): 
 export class ScratchCanvases {
   readonly #byPurpose = new Map<string, Canvas[]>();
 
-  get(purpose: "picture" | "text" | "group", width: number, height: number): Canvas {
+  get(purpose: "picture" | "text" | "group" | "shadow", width: number, height: number): Canvas {
     const kept = this.#byPurpose.get(purpose) ?? [];
     const fitting = kept
       .filter((c) => c.width >= width && c.height >= height && c.width * c.height <= SCRATCH_SLACK * width * height)

@@ -33,7 +33,8 @@ export const SAMPLE_WORDS: readonly Word[] = SAMPLE_TEXT.split(" ").map((text, i
  */
 export const SAMPLE_TIME = round(SAMPLE_WORDS[5]!.start + 0.32);
 
-const SAMPLE_DURATION = round(SAMPLE_WORDS.at(-1)!.end + 1);
+/** Long enough for every sample word and a second after the last. */
+export const SAMPLE_DURATION = round(SAMPLE_WORDS.at(-1)!.end + 1);
 
 /** A flat mid-tone backdrop, light and dark text both readable on it; flat so PNGs of it stay small. */
 export const BACKDROP: readonly [number, number, number] = [0x5b, 0x6b, 0x7f];

@@ -54,6 +54,12 @@ export interface CaptionAnimation {
   sideOvershootEm?: number;
   /** Extra room left and right, as a fraction of the block's width (words growing in place or pushing neighbours). Default 0. */
   sideGrowth?: number;
+  /**
+   * Set when the animation only moves, scales and fades whole words, whose colours, outline and weight stay the
+   * same within a look (no fills): the painter may then keep a picture of each word and of its shadow for the
+   * cue and lay frames down from them (see ComposedWords).
+   */
+  movesWholeWords?: true;
   /** The caption at time `t` (seconds, within the cue). */
   frame(layout: CueLayout, t: number, style: ResolvedStyle): CaptionFrame;
   /**

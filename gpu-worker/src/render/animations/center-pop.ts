@@ -8,6 +8,7 @@ export const centerPop: CaptionAnimation = {
   overshootEm: 0,
   // A tall or wide cue grows past its laid-out size by this much at the peak of the pop: layout leaves room for it.
   peakBlockScale: START_SCALE + (1 - START_SCALE) * EASE_OUT_BACK_PEAK,
+  movesWholeWords: true,
   frame(layout, t, style) {
     const scale = START_SCALE + (1 - START_SCALE) * easeOutBack(progress(t, layout.cue.start, POP_SECONDS));
     const centreX = layout.block.x + layout.block.width / 2;

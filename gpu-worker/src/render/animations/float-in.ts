@@ -6,6 +6,7 @@ const RISE_EM = 0.4;
 /** Each word fades in when spoken, rising into place. */
 export const floatIn: CaptionAnimation = {
   overshootEm: RISE_EM,
+  movesWholeWords: true,
   frame: (layout, t, style) => ({
     words: layout.words.map((word) => {
       const p = easeOutCubic(progress(t, word.start, FLOAT_SECONDS));

@@ -5,6 +5,7 @@ export const FADE_SECONDS = 0.25;
 /** Each word fades in when spoken; the glow is the style's shadow, cast by whatever is visible. */
 export const glowFadeIn: CaptionAnimation = {
   overshootEm: 0,
+  movesWholeWords: true,
   frame: (layout, t, style) => ({
     words: layout.words.map((word) => ({
       ...plainLook(style),

@@ -8,6 +8,7 @@ export const popIn: CaptionAnimation = {
   overshootEm: 0.15,
   // A word at the end of a line overshoots by half its growth at the peak of the pop.
   sideGrowth: ((1 - START_SCALE) * (EASE_OUT_BACK_PEAK - 1)) / 2,
+  movesWholeWords: true,
   frame: (layout, t, style) => ({
     words: layout.words.map((word) => ({
       ...plainLook(style),

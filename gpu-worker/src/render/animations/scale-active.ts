@@ -11,6 +11,7 @@ export const scaleActive: CaptionAnimation = {
   overshootEm: 0.15,
   // The line's last word moves out by half the active word's growth (or grows by that much itself).
   sideGrowth: GROWTH / 2,
+  movesWholeWords: true,
   frame(layout, t, style) {
     const active = activeWordIndex(layout, t);
     const activeWord = layout.words[active];

@@ -6,6 +6,7 @@ const RISE_LINES = 0.5;
 /** Each line, background included, slides up and fades in when its first word is spoken. */
 export const slideLines: CaptionAnimation = {
   overshootEm: RISE_LINES * 1.5,
+  movesWholeWords: true,
   frame(layout, t, style) {
     const lines = layout.lines.map((line) => {
       const start = line.words[0]?.start ?? layout.cue.start;

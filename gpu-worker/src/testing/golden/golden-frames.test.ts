@@ -9,14 +9,9 @@ import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
 import { downscale } from "../../render/rgba-image.ts";
 import { ORIENTATIONS, paintSampleFrame, sampleStyle, type Orientation } from "../../tools/sample-frame.ts";
 import { matchGolden } from "./golden-file.ts";
-import type { ImageTolerance } from "./image-diff.ts";
+import { GOLDEN_SHRINK, GOLDEN_TOLERANCE } from "./image-diff.ts";
 
 const IMAGES_DIR = path.join(import.meta.dirname, "images");
-const SHRINK = 3;
-// The same Skia build rasterizes identically; this absorbs anti-aliasing drift between CPUs (SIMD paths)
-// while a changed colour, weight, position or animation state of one short word (several hundred pixels at
-// a third of the size) fails: at most 0.1 % of pixels (230) may differ by more than 8 counts in any channel.
-const TOLERANCE: ImageTolerance = { channel: 8, pixelFraction: 0.001 };
 const update = process.env.UPDATE_GOLDEN === "1";
 
 let artifacts: Promise<string> | undefined;
@@ -31,10 +26,10 @@ for (const preset of PRESET_IDS) {
   for (const orientation of Object.keys(ORIENTATIONS) as Orientation[]) {
     test(`${preset} ${orientation} matches its golden image`, async () => {
       const frame = paintSampleFrame(sampleStyle(preset, ORIENTATIONS[orientation]));
-      const result = await matchGolden(downscale(frame.image, SHRINK), {
+      const result = await matchGolden(downscale(frame.image, GOLDEN_SHRINK), {
         goldenPath: path.join(IMAGES_DIR, `${goldenName(preset, orientation)}.png`),
         update,
-        tolerance: TOLERANCE,
+        tolerance: GOLDEN_TOLERANCE,
         artifactsDir,
       });
       if (result.status === "missing" || result.status === "mismatch") assert.fail(result.message);

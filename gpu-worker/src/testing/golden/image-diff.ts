@@ -18,6 +18,14 @@ export interface ImageComparison {
   matches: boolean;
 }
 
+/** Golden images are compared shrunk by this factor. */
+export const GOLDEN_SHRINK = 3;
+
+// The same Skia build rasterizes identically; this absorbs anti-aliasing drift between CPUs (SIMD paths)
+// while a changed colour, weight, position or animation state of one short word (several hundred pixels at
+// a third of the size) fails: at most 0.1 % of pixels (230 of a frame) may differ by more than 8 counts in any channel.
+export const GOLDEN_TOLERANCE: ImageTolerance = { channel: 8, pixelFraction: 0.001 };
+
 export function compareImages(actual: RgbaImage, expected: RgbaImage, tolerance: ImageTolerance): ImageComparison {
   const pixels = expected.width * expected.height;
   if (actual.width !== expected.width || actual.height !== expected.height) {

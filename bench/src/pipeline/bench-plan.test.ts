@@ -1,0 +1,29 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { planBench, stepLabel } from "./bench-plan.ts";
+
+test("a full run plans whole jobs, speech recognition, and every preset on both 60 s clips with libass", () => {
+  const plan = planBench({ full: true, api: true });
+  assert.equal(plan.jobs.length, 4);
+  assert.deepEqual(plan.asr, { orientation: "portrait", seconds: 600 });
+  assert.equal(plan.sweepWords, null);
+  assert.deepEqual(plan.sweeps.map((clip) => `${clip.orientation} ${clip.seconds}`), ["portrait 60", "landscape 60"]);
+  assert.deepEqual(plan.libassPresets, plan.presets);
+  assert.ok(plan.steps.some((step) => step.label === stepLabel.service));
+});
+
+test("--only sweep plans the sweeps alone, captioned with a transcript of their clip", () => {
+  const plan = planBench({ full: true, api: true, only: "sweep", presets: "smash,ogre", orientation: "landscape" });
+  assert.deepEqual(plan.jobs, []);
+  assert.equal(plan.asr, null);
+  assert.equal(plan.api, false);
+  assert.deepEqual(plan.sweeps, [{ orientation: "landscape", seconds: 60 }]);
+  assert.deepEqual(plan.sweepWords, { orientation: "landscape", seconds: 60 });
+  assert.deepEqual(plan.libassPresets, ["smash", "ogre"]);
+  assert.deepEqual(plan.videos, [{ orientation: "landscape", seconds: 60 }]);
+  assert.deepEqual(plan.steps.map((step) => step.label), [stepLabel.video({ orientation: "landscape", seconds: 60 }), stepLabel.sweepWords, stepLabel.sweep({ orientation: "landscape", seconds: 60 })]);
+});
+
+test("--only takes nothing but sweep", () => {
+  assert.throws(() => planBench({ full: false, api: false, only: "jobs" }), /--only takes sweep/);
+});
