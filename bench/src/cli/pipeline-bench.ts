@@ -20,6 +20,7 @@ import { planBench, stepLabel, videoKey, type BenchPlan } from "../pipeline/benc
 import type { BenchResult } from "../pipeline/bench-result.ts";
 import { clipOf, makeBenchVideo, type BenchVideo } from "../pipeline/bench-videos.ts";
 import { capacityTable } from "../pipeline/capacity.ts";
+import { measureConcurrentJobs } from "../pipeline/concurrent-jobs.ts";
 import { measureJobs } from "../pipeline/job-runs.ts";
 import { checkTargets } from "../pipeline/pipeline-targets.ts";
 import { sweepPresets } from "../pipeline/preset-sweep.ts";
@@ -77,10 +78,10 @@ async function main(argv: string[]): Promise<number> {
       progress.start(stepLabel.video(clip));
       videos.set(videoKey(clip), await makeBenchVideo(clip.orientation, clip.seconds));
     }
-    const measured: Measured = { jobs: [], asr: [], presets: [], api: null };
+    const measured: Measured = { jobs: [], asr: [], presets: [], concurrent: [], api: null };
 
     const modelDir = modelFolder(parseEnv());
-    let transcript: { engine: string; words: Word[] };
+    let transcript: { words: Word[] };
     if (plan.sweepWords) {
       progress.start(stepLabel.sweepWords);
       transcript = await transcribeForSweeps(videos.get(videoKey(plan.sweepWords))!, { modelDir, logger });
@@ -98,7 +99,13 @@ async function main(argv: string[]): Promise<number> {
         },
       });
     }
-    const { engine, words } = transcript;
+    const { words } = transcript;
+
+    for (const run of plan.concurrent) {
+      progress.start(stepLabel.concurrent(run));
+      measured.concurrent.push(await measureConcurrentJobs({ ...run, video: videos.get(videoKey(run.clip))!, workerConcurrency: run.workers, workDir, progress }));
+      await files.savePartial(measured);
+    }
 
     if (plan.asr) {
       progress.start(stepLabel.asr);
@@ -130,10 +137,10 @@ async function main(argv: string[]): Promise<number> {
       encoder: encoder.encoder,
       decoder: decoder.decoder,
       ...measured,
-      targets: checkTargets({ ...measured, engine }),
+      targets: checkTargets(measured),
       capacity: capacityTable({ ...measured, encoder: encoder.encoder }),
     };
-    console.log(await files.write(result, engine));
+    console.log(await files.write(result));
     console.log(`results: ${path.relative(process.cwd(), files.base)}.{json,md,svg}`);
     return 0;
   } catch (error) {

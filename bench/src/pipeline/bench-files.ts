@@ -8,7 +8,7 @@ import { BenchResultSchema, type BenchResult } from "./bench-result.ts";
 import { stageChartSvg } from "./stage-chart-svg.ts";
 import { summaryMarkdown } from "./summary-markdown.ts";
 
-export type Measured = Pick<BenchResult, "jobs" | "asr" | "presets" | "api">;
+export type Measured = Pick<BenchResult, "jobs" | "asr" | "presets" | "concurrent" | "api">;
 
 export interface BenchFiles {
   /** The path of the files without their extensions: `<results>/<timestamp>`. */
@@ -16,7 +16,7 @@ export interface BenchFiles {
   /** What is measured so far, in `<timestamp>.partial.json`: a failure late in a long run loses nothing measured. */
   savePartial(measured: Measured): Promise<void>;
   /** The result as JSON (checked against its schema), its stage chart (SVG) and its summary (Markdown, returned); the partial file goes. */
-  write(result: BenchResult, engine: string): Promise<string>;
+  write(result: BenchResult): Promise<string>;
 }
 
 export function benchFiles(resultsDir: string, startedAt: Date, command: string): BenchFiles {
@@ -28,11 +28,11 @@ export function benchFiles(resultsDir: string, startedAt: Date, command: string)
       await mkdir(resultsDir, { recursive: true });
       await writeFile(`${base}.partial.json`, `${JSON.stringify({ started_at: startedAt.toISOString(), command, ...measured }, null, 2)}\n`);
     },
-    async write(result, engine) {
+    async write(result) {
       if (!Value.Check(BenchResultSchema, result)) throw new Error(`result does not match its schema: ${JSON.stringify([...Value.Errors(BenchResultSchema, result)].slice(0, 3))}`);
       await mkdir(resultsDir, { recursive: true });
       await writeFile(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
-      await writeFile(`${base}.svg`, stageChartSvg(result, engine));
+      await writeFile(`${base}.svg`, stageChartSvg(result));
       const markdown = summaryMarkdown(result, `${stamp}.svg`);
       await writeFile(`${base}.md`, markdown);
       await rm(`${base}.partial.json`, { force: true });

@@ -10,11 +10,20 @@ test("a full run plans whole jobs, speech recognition, and every preset on both 
   assert.deepEqual(plan.sweeps.map((clip) => `${clip.orientation} ${clip.seconds}`), ["portrait 60", "landscape 60"]);
   assert.deepEqual(plan.libassPresets, plan.presets);
   assert.ok(plan.steps.some((step) => step.label === stepLabel.service));
+  assert.deepEqual(plan.concurrent, [
+    { clip: { orientation: "portrait", seconds: 60 }, jobs: 4, workers: 2 },
+    { clip: { orientation: "portrait", seconds: 600 }, jobs: 2, workers: 2 },
+  ]);
+});
+
+test("a quick run measures four 60 s jobs two at a time", () => {
+  assert.deepEqual(planBench({ full: false, api: false }).concurrent, [{ clip: { orientation: "portrait", seconds: 60 }, jobs: 4, workers: 2 }]);
 });
 
 test("--only sweep plans the sweeps alone, captioned with a transcript of their clip", () => {
   const plan = planBench({ full: true, api: true, only: "sweep", presets: "smash,ogre", orientation: "landscape" });
   assert.deepEqual(plan.jobs, []);
+  assert.deepEqual(plan.concurrent, []);
   assert.equal(plan.asr, null);
   assert.equal(plan.api, false);
   assert.deepEqual(plan.sweeps, [{ orientation: "landscape", seconds: 60 }]);

@@ -32,6 +32,8 @@ export interface BenchPlan extends Pick<BenchOptions, "full" | "api"> {
   asr: ClipSpec | null;
   /** With no whole jobs to give the sweeps a transcript: the clip transcribed for them. */
   sweepWords: ClipSpec | null;
+  /** Several copies of a clip at once on a worker running `workers` jobs at a time: its throughput. */
+  concurrent: { clip: ClipSpec; jobs: number; workers: number }[];
   presets: PresetId[];
   libassPresets: PresetId[];
   /** Each distinct video the plan uses, made once. */
@@ -47,6 +49,7 @@ export const stepLabel = {
   job: ({ orientation, seconds }: ClipSpec) => `job via the API: ${orientation} ${seconds} s`,
   floor: ({ orientation, seconds }: ClipSpec) => `floor re-encode: ${orientation} ${seconds} s`,
   sweep: ({ orientation, seconds }: ClipSpec) => `render sweep: ${orientation} ${seconds} s`,
+  concurrent: ({ clip, jobs, workers }: BenchPlan["concurrent"][number]) => `${jobs} jobs at once, ${workers} at a time: ${clip.orientation} ${clip.seconds} s`,
   service: "start the service",
   asr: "speech recognition",
   sweepWords: "transcribe the sweep's clip",
@@ -70,6 +73,11 @@ export function planBench(options: BenchOptions): BenchPlan {
   if (options.only !== undefined && options.only !== "sweep") throw new Error("--only takes sweep");
   const sweepOnly = options.only === "sweep";
   if (sweepOnly) jobs = [];
+  // Throughput with two jobs at a time: four 60 s jobs (two rounds); the full run adds two 600 s ones.
+  const concurrent = jobs.length === 0 ? [] : [
+    { clip: jobs[0]!, jobs: 4, workers: 2 },
+    ...jobs.filter((clip) => clip.seconds === 600).slice(0, 1).map((clip) => ({ clip, jobs: 2, workers: 2 })),
+  ];
   const asr: ClipSpec | null = sweepOnly ? null : { orientation: options.orientation === "landscape" ? "landscape" : "portrait", seconds: options.full ? 600 : 60 };
   const sweepWords = sweepOnly ? (sweeps[0] ?? null) : null;
   const api = options.api && !sweepOnly;
@@ -79,12 +87,13 @@ export function planBench(options: BenchOptions): BenchPlan {
     ...videos.map((clip) => ({ label: stepLabel.video(clip), weight: clip.seconds * 0.3 })),
     ...(jobs.length > 0 ? [{ label: stepLabel.service, weight: 10 }] : []),
     ...jobs.flatMap((clip) => [{ label: stepLabel.job(clip), weight: clip.seconds * 0.7 }, { label: stepLabel.floor(clip), weight: clip.seconds * 0.4 }]),
+    ...concurrent.map((run) => ({ label: stepLabel.concurrent(run), weight: (run.clip.seconds * 0.7 * run.jobs) / 1.3 })),
     ...(asr ? [{ label: stepLabel.asr, weight: asr.seconds * 0.5 }] : []),
     ...(sweepWords ? [{ label: stepLabel.sweepWords, weight: sweepWords.seconds * 0.15 }] : []),
     ...sweeps.map((clip) => ({ label: stepLabel.sweep(clip), weight: clip.seconds * 0.45 * (presets.length + libassPresets.length + 2) })),
     ...(api ? [{ label: stepLabel.api, weight: 40 }] : []),
   ];
-  return { full: options.full, api, jobs, sweeps, asr, sweepWords, presets, libassPresets, videos, steps };
+  return { full: options.full, api, jobs, sweeps, asr, sweepWords, concurrent, presets, libassPresets, videos, steps };
 }
 
 const isPreset = (value: string): value is PresetId => (PRESET_IDS as readonly string[]).includes(value);

@@ -63,6 +63,18 @@ export const PresetSweepSchema = Type.Object({
   runs: Type.Array(RenderRunSchema),
 });
 
+export const ConcurrentRunSchema = Type.Object({
+  clip: ClipSchema,
+  preset: Type.String(),
+  /** WORKER_CONCURRENCY of the one worker. */
+  worker_concurrency: Type.Integer({ minimum: 1 }),
+  /** Copies of the clip submitted at once. */
+  jobs: Type.Integer({ minimum: 1 }),
+  /** First submission → last completion. */
+  wall_ms: Ms,
+  videos_per_hour: Type.Number(),
+});
+
 export const ApiScenarioSchema = Type.Object({ name: Type.String(), requests_per_second: Type.Number(), p50_ms: Type.Number(), p99_ms: Type.Number() });
 
 export const CapacityRowSchema = Type.Object({
@@ -93,6 +105,8 @@ export const BenchResultSchema = Type.Object({
   asr: Type.Array(AsrRunSchema),
   jobs: Type.Array(JobRunSchema),
   presets: Type.Array(PresetSweepSchema),
+  /** Several jobs at once on one worker (WORKER_CONCURRENCY > 1). */
+  concurrent: Type.Array(ConcurrentRunSchema),
   api: Type.Union([Type.Array(ApiScenarioSchema), Type.Null()]),
   targets: Type.Array(TargetCheckSchema),
   capacity: Type.Array(CapacityRowSchema),
@@ -104,6 +118,7 @@ export type JobRun = Static<typeof JobRunSchema>;
 export type RenderRun = Static<typeof RenderRunSchema>;
 export type PresetSweep = Static<typeof PresetSweepSchema>;
 export type ApiScenario = Static<typeof ApiScenarioSchema>;
+export type ConcurrentRun = Static<typeof ConcurrentRunSchema>;
 export type CapacityRow = Static<typeof CapacityRowSchema>;
 export type Clip = Static<typeof ClipSchema>;
 export type CostMeasurement = Static<typeof Cost>;

@@ -1,6 +1,6 @@
 import type { StageName } from "@caption/shared/telemetry/caption-metrics";
 import { libassToFloor, type BenchResult } from "./bench-result.ts";
-import { asrFor, PIPELINE_TARGETS } from "./pipeline-targets.ts";
+import { PIPELINE_TARGETS, renderTargetFor } from "./pipeline-targets.ts";
 
 export const STAGE_ORDER: readonly StageName[] = ["ingest", "inspect", "transcribe", "render", "store", "charge"];
 const STAGE_COLORS: Record<StageName, string> = {
@@ -38,11 +38,10 @@ function marker(x: number, top: number, height: number, color: string, label: st
  * Two panels: each whole job's stages stacked, in multiples of its floor (with the floor + ASR budget marked),
  * and each preset's render+encode CPU time as a multiple of the floor (with the target marked).
  */
-export function stageChartSvg(result: BenchResult, engine: string): string {
+export function stageChartSvg(result: BenchResult): string {
   const parts: string[] = [];
   let y = 30;
   parts.push(`<text x="10" y="20" ${FONT} font-weight="bold">Whole job, stage by stage, in multiples of the plain re-encode (floor)</text>`);
-  const asr = asrFor(engine, result.asr);
   const jobMax = Math.max(2, ...result.jobs.map((job) => job.wall_ms / job.floor.wall_ms)) * 1.05;
   const jobX = (v: number) => LEFT + (v / jobMax) * PLOT;
   const jobsTop = y;
@@ -53,16 +52,15 @@ export function stageChartSvg(result: BenchResult, engine: string): string {
     for (const stage of STAGE_ORDER) {
       const share = (job.stage_ms[stage] ?? 0) / job.floor.wall_ms;
       if (share <= 0) continue;
-      parts.push(`<rect x="${fixed(jobX(at))}" y="${y + 4}" width="${fixed(jobX(at + share) - jobX(at))}" height="${ROW - 8}" fill="${STAGE_COLORS[stage]}"><title>${stage}: ${((job.stage_ms[stage] ?? 0) / 1000).toFixed(1)} s</title></rect>`);
-      at += share;
+      // Recognition runs beside the render: a thin bar over the start of the render's, not a stage before it.
+      const beside = stage === "transcribe";
+      parts.push(`<rect x="${fixed(jobX(at))}" y="${y + 4}" width="${fixed(jobX(at + share) - jobX(at))}" height="${beside ? (ROW - 8) / 3 : ROW - 8}" fill="${STAGE_COLORS[stage]}"><title>${stage}: ${((job.stage_ms[stage] ?? 0) / 1000).toFixed(1)} s</title></rect>`);
+      if (!beside) at += share;
     }
     const overhead = job.wall_ms / job.floor.wall_ms - at;
     if (overhead > 0) parts.push(`<rect x="${fixed(jobX(at))}" y="${y + 4}" width="${fixed(jobX(at + overhead) - jobX(at))}" height="${ROW - 8}" fill="#bbb"><title>queue, polling and API: ${((job.wall_ms - at * job.floor.wall_ms) / 1000).toFixed(1)} s</title></rect>`);
-    if (asr) {
-      const budget = (job.floor.wall_ms + asr.rtf * job.clip.duration_seconds * 1000) / job.floor.wall_ms;
-      parts.push(marker(jobX(budget), y + 4, ROW - 8, "#333", `floor + ASR: ${budget.toFixed(2)} × floor`));
-      parts.push(marker(jobX(budget * PIPELINE_TARGETS.jobToFloorPlusAsr), y + 4, ROW - 8, "#d00", `target: ${PIPELINE_TARGETS.jobToFloorPlusAsr} × (floor + ASR)`, "4 3"));
-    }
+    parts.push(marker(jobX(1), y + 4, ROW - 8, "#333", "the floor"));
+    parts.push(marker(jobX(PIPELINE_TARGETS.jobToFloor), y + 4, ROW - 8, "#d00", `target: ${PIPELINE_TARGETS.jobToFloor} × floor`, "4 3"));
     y += ROW;
   }
   parts.push(...axis(jobsTop, y - jobsTop, jobMax, jobX, "×"));
@@ -73,10 +71,10 @@ export function stageChartSvg(result: BenchResult, engine: string): string {
     legendX += 82;
   }
   y += 18;
-  parts.push(`<text x="${LEFT}" y="${y + 10}" ${FONT}>black line: floor + ASR; dashed red: ${PIPELINE_TARGETS.jobToFloorPlusAsr} × that (the target)</text>`);
+  parts.push(`<text x="${LEFT}" y="${y + 10}" ${FONT}>thin bar: recognition, beside the render; black line: the floor; dashed red: ${PIPELINE_TARGETS.jobToFloor} × floor (the target)</text>`);
   y += 40;
 
-  parts.push(`<text x="10" y="${y}" ${FONT} font-weight="bold">Render + encode CPU time per preset, in multiples of the floor (dashed: the ${PIPELINE_TARGETS.renderToFloor} × target)</text>`);
+  parts.push(`<text x="10" y="${y}" ${FONT} font-weight="bold">Render + encode CPU time per preset, in multiples of the floor (dashed: the targets, ${PIPELINE_TARGETS.renderToFloorStill} × for still presets, ${PIPELINE_TARGETS.renderToFloorAnimated} × for animated ones)</text>`);
   y += 10;
   const ratios = result.presets.flatMap((sweep) => sweep.runs.flatMap((run) => [run.cpu_ratio_to_floor, libassToFloor(sweep, run) ?? 0]));
   const presetMax = Math.max(1.3, ...ratios) * 1.05;
@@ -86,7 +84,7 @@ export function stageChartSvg(result: BenchResult, engine: string): string {
     const rows = sweep.runs.flatMap((run) => {
       const libass = libassToFloor(sweep, run);
       return [
-        { label: run.preset, value: run.cpu_ratio_to_floor, color: run.cpu_ratio_to_floor <= PIPELINE_TARGETS.renderToFloor ? "#219ebc" : "#d62828" },
+        { label: run.preset, value: run.cpu_ratio_to_floor, color: run.cpu_ratio_to_floor <= renderTargetFor(run.preset) ? "#219ebc" : "#d62828" },
         ...(libass === null ? [] : [{ label: `libass (${run.preset})`, value: libass, color: "#999" }]),
       ];
     });
@@ -98,7 +96,8 @@ export function stageChartSvg(result: BenchResult, engine: string): string {
       y += ROW - 6;
     }
     parts.push(...axis(top, y - top, presetMax, presetX, "×"));
-    parts.push(marker(presetX(PIPELINE_TARGETS.renderToFloor), top, y - top, "#d00", `target ${PIPELINE_TARGETS.renderToFloor} ×`, "4 3"));
+    parts.push(marker(presetX(PIPELINE_TARGETS.renderToFloorStill), top, y - top, "#d00", `target ${PIPELINE_TARGETS.renderToFloorStill} ×`, "2 3"));
+    parts.push(marker(presetX(PIPELINE_TARGETS.renderToFloorAnimated), top, y - top, "#d00", `target ${PIPELINE_TARGETS.renderToFloorAnimated} ×`, "4 3"));
     y += 30;
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${y}" viewBox="0 0 ${WIDTH} ${y}"><rect width="100%" height="100%" fill="#fff"/>${parts.join("")}</svg>\n`;

@@ -1,0 +1,60 @@
+import { mkdir } from "node:fs/promises";
+import type { Job } from "@caption/shared/api/job";
+import { startTestHttpsServer, type TestHttpsServer } from "@caption/gpu-worker/testing";
+import { startServiceProcess, type ServiceProcess } from "../service-process.ts";
+import type { BenchVideo } from "./bench-videos.ts";
+
+const POLL_MS = 250;
+
+export interface BenchService {
+  service: ServiceProcess;
+  https: TestHttpsServer;
+  /** The HTTPS URL the service fetches a video from. */
+  videoUrl(key: string): string;
+}
+
+/**
+ * The service as `npm start` runs it (scripts/embedded.ts, embedded PostgreSQL, a worker of
+ * `workerConcurrency` jobs at once) in a process of its own, with the videos served over HTTPS on loopback.
+ */
+export async function withBenchService<T>(
+  options: { videos: ReadonlyMap<string, BenchVideo>; dataDir: string; workerConcurrency: number },
+  run: (bench: BenchService) => Promise<T>,
+): Promise<T> {
+  const https = await startTestHttpsServer();
+  try {
+    for (const [key, video] of options.videos) https.serveFile(`/${key}.mp4`, video.path, "video/mp4");
+    await mkdir(options.dataDir, { mode: 0o755 });
+    const service = await startServiceProcess({
+      entry: "scripts/embedded.ts",
+      dataDir: options.dataDir,
+      env: { LOG_LEVEL: "info", ALLOW_PRIVATE_VIDEO_URLS: "true", NODE_EXTRA_CA_CERTS: https.caCertPath, WORKER_CONCURRENCY: String(options.workerConcurrency) },
+    });
+    try {
+      return await run({ service, https, videoUrl: (key) => https.url(`/${key}.mp4`) });
+    } finally {
+      await service.stop();
+    }
+  } finally {
+    await https.close();
+  }
+}
+
+export async function submitJob(service: ServiceProcess, key: string, body: unknown): Promise<string> {
+  const response = await fetch(`${service.url}/v1/subtitles`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const job = (await response.json()) as { id?: unknown };
+  if (response.status !== 202 || typeof job.id !== "string") throw new Error(`submission refused: ${response.status} ${JSON.stringify(job)}`);
+  return job.id;
+}
+
+/** Polls until the job is terminal, every 250 ms, as a brisk client would. */
+export async function waitForJob(service: ServiceProcess, key: string, id: string, onProgress: (percent: number) => void): Promise<Job> {
+  for (;;) {
+    const response = await fetch(`${service.url}/v1/jobs/${id}`, { headers: { authorization: `Bearer ${key}` } });
+    const job = (await response.json()) as Job;
+    if (response.status !== 200) throw new Error(`GET /v1/jobs/${id} → ${response.status} ${JSON.stringify(job)}`);
+    onProgress(job.progress);
+    if (job.status === "completed" || job.status === "failed" || job.status === "canceled") return job;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
