@@ -54,7 +54,7 @@ export async function sendWebhookAttempt(deps: WebhookSenderDeps, job: WebhookDe
   const started = performance.now();
   const result = await postWebhook(delivery.url, headers, body, deps.post);
   const attempt = delivery.attempts + 1;
-  const delay = result.error === null ? null : retryDelayMs(attempt, deps.retryBaseMs);
+  const delay = result.error === null ? null : retryDelayMs(attempt, deps.retryBaseMs, attemptedAt.getTime() - new Date(delivery.event_at).getTime());
   const outcome: AttemptOutcome = {
     attempt,
     attemptedAt,
