@@ -1,0 +1,78 @@
+import assert from "node:assert/strict";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { after, before, describe, test } from "node:test";
+import { startLoopbackHttpsServer, type LoopbackHttpsServer } from "../testing/https-server.ts";
+import { startTestApi, type TestApi } from "../testing/test-api.ts";
+import { webhookReceiver, type Answer, type WebhookReceiver } from "../testing/webhook-receiver.ts";
+
+// Webhook delivery against the real API (which sends them) and receivers on loopback over HTTPS with
+// the tests' CA. No worker runs: a job moves by the same UPDATEs a worker's transitions make, and the
+// trigger on jobs queues the deliveries. The API is set up so that the slow paths cannot stand in for
+// the ones under test within a test's time:
+// - the relay's sweep comes every 10 minutes, so a delivery within the test came by NOTIFY;
+
+let t: TestApi;
+let server: LoopbackHttpsServer;
+
+before(async () => {
+  server = await startLoopbackHttpsServer();
+  t = await startTestApi(
+    { ALLOW_PRIVATE_VIDEO_URLS: "true" },
+    { webhookSweepMs: 600_000 },
+  );
+});
+after(async () => {
+  // The server first: a request still hanging ends now rather than at its timeout.
+  await server?.close();
+  await t?.close();
+});
+
+let serial = 0;
+/** An account with one endpoint at a receiver of its own. */
+async function account(answer?: Answer, events?: string[]): Promise<{ key: string; receiver: WebhookReceiver; endpointId: string }> {
+  const { api_key: key } = await t.createKey({ concurrency: 100 });
+  const receiver = webhookReceiver(server, `/hook-${++serial}`, answer);
+  const res = await t.request("POST", "/v1/webhook_endpoints", { key, body: { url: receiver.url, ...(events ? { events } : {}) } });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  receiver.secret = res.body.secret;
+  return { key, receiver, endpointId: res.body.id };
+}
+
+async function submit(key: string): Promise<string> {
+  const res = await t.request("POST", "/v1/subtitles", { key, body: { video_url: "https://videos.example.com/clip.mp4" } });
+  assert.equal(res.status, 202);
+  return res.body.id;
+}
+
+async function submitAndCancel(key: string): Promise<string> {
+  const id = await submit(key);
+  assert.equal((await t.request("POST", `/v1/jobs/${id}/cancel`, { key })).body.status, "canceled");
+  return id;
+}
+
+/** Standard Webhooks verification written out with node:crypto, independent of the library the receiver uses. */
+function verifiesWithNodeCrypto(secret: string, id: string, timestamp: string, body: string, signatureHeader: string): boolean {
+  assert.match(secret, /^whsec_/);
+  const key = Buffer.from(secret.slice("whsec_".length), "base64");
+  const expected = Buffer.from(createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64"));
+  return signatureHeader.split(" ").some((entry) => {
+    const [version, signature = ""] = entry.split(",");
+    const given = Buffer.from(signature);
+    return version === "v1" && given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
+
+describe("webhook delivery", () => {
+  test("a delivery goes out by NOTIFY, without the relay's sweep; its signature verifies with node:crypto too", async () => {
+    const { key, receiver } = await account();
+    const id = await submitAndCancel(key);
+    // The sweep is 10 minutes away: only the trigger's NOTIFY can have woken the relay.
+    const delivered = await receiver.waitFor((r) => r.payload.data.id === id, 120_000);
+    assert.equal(delivered.payload.type, "job.canceled");
+    assert.ok(verifiesWithNodeCrypto(receiver.secret ?? "", delivered.id, delivered.timestamp, delivered.body, delivered.signature));
+    // The check bites: another body, id or timestamp does not verify.
+    assert.ok(!verifiesWithNodeCrypto(receiver.secret ?? "", delivered.id, delivered.timestamp, delivered.body.replace("canceled", "cancelled"), delivered.signature));
+    assert.ok(!verifiesWithNodeCrypto(receiver.secret ?? "", `${delivered.id}0`, delivered.timestamp, delivered.body, delivered.signature));
+    assert.ok(!verifiesWithNodeCrypto(receiver.secret ?? "", delivered.id, String(Number(delivered.timestamp) + 1), delivered.body, delivered.signature));
+  });
+});
