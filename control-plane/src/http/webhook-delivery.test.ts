@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { after, before, describe, test } from "node:test";
+import type { JobStatus } from "@caption/shared/api/job";
 import { startLoopbackHttpsServer, type LoopbackHttpsServer } from "../testing/https-server.ts";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
 import { webhookReceiver, type Answer, type WebhookReceiver } from "../testing/webhook-receiver.ts";
@@ -50,6 +51,16 @@ async function submitAndCancel(key: string): Promise<string> {
   return id;
 }
 
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    assert.ok(Date.now() < deadline, `no ${what} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Standard Webhooks verification written out with node:crypto, independent of the library the receiver uses. */
 function verifiesWithNodeCrypto(secret: string, id: string, timestamp: string, body: string, signatureHeader: string): boolean {
   assert.match(secret, /^whsec_/);
@@ -74,5 +85,35 @@ describe("webhook delivery", () => {
     assert.ok(!verifiesWithNodeCrypto(receiver.secret ?? "", delivered.id, delivered.timestamp, delivered.body.replace("canceled", "cancelled"), delivered.signature));
     assert.ok(!verifiesWithNodeCrypto(receiver.secret ?? "", `${delivered.id}0`, delivered.timestamp, delivered.body, delivered.signature));
     assert.ok(!verifiesWithNodeCrypto(receiver.secret ?? "", delivered.id, String(Number(delivered.timestamp) + 1), delivered.body, delivered.signature));
+  });
+
+  test("a job.progress delivery sent after the job moved on carries the event's status and progress", async () => {
+    const { key, receiver } = await account(undefined, ["job.progress", "job.completed"]);
+    const id = await submit(key);
+    // Three events committed at once: every first attempt comes after the job is completed.
+    await t.database.db.transaction().execute(async (trx) => {
+      const move = (set: { status?: JobStatus; progress: number }) => trx.updateTable("jobs").set(set).where("id", "=", id).execute();
+      await move({ status: "ingesting", progress: 4 });
+      await move({ progress: 12.5 });
+      await move({ status: "completed", progress: 100 });
+    });
+    await receiver.waitFor((r) => r.payload.type === "job.completed" && r.payload.data.id === id, 120_000);
+    const seen = await until("three deliveries", async () => {
+      const mine = receiver.unique().filter((r) => r.payload.data.id === id);
+      return mine.length === 3 ? mine : undefined;
+    });
+    const events = await t.database.db.selectFrom("job_events").select(["id", "status", "progress"]).where("job_id", "=", id).execute();
+    const job = (await t.request("GET", `/v1/jobs/${id}`, { key })).body;
+    const byEvent = (r: (typeof seen)[number]) => events.find((e) => `evt_${e.id}` === r.id);
+    assert.deepEqual(
+      seen.map((r) => [r.payload.type, r.payload.data.status, r.payload.data.progress]).sort(),
+      [["job.completed", "completed", 100], ["job.progress", "ingesting", 12.5], ["job.progress", "ingesting", 4]],
+    );
+    for (const received of seen) {
+      const event = byEvent(received);
+      assert.ok(event, received.id);
+      // Otherwise data is the Job as GET /v1/jobs/{id} returns it.
+      assert.deepEqual(received.payload.data, { ...job, status: event.status, progress: event.progress });
+    }
   });
 });
