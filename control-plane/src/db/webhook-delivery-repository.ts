@@ -24,6 +24,29 @@ export async function markEnqueued(trx: DbOrTrx, ids: readonly number[]): Promis
   if (ids.length > 0) await trx.updateTable("webhook_deliveries").set({ enqueued: true }).where("id", "in", ids).execute();
 }
 
+/**
+ * Up to `limit` pending deliveries already handed to the queue whose attempt was due before
+ * `dueBefore`, locked; rows another relay holds are skipped.
+ */
+export async function claimOverdueDeliveries(trx: DbOrTrx, dueBefore: Date, limit: number): Promise<Pick<WebhookDeliveryRow, "id" | "attempts">[]> {
+  return trx
+    .selectFrom("webhook_deliveries")
+    .select(["id", "attempts"])
+    .where("state", "=", "pending")
+    .where("enqueued", "=", true)
+    .where("next_attempt_at", "<", dueBefore)
+    .orderBy("next_attempt_at")
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+/** Records that the deliveries' next attempt is due at `dueAt` (a fresh queue entry was made for it). */
+export async function markDueAt(trx: DbOrTrx, ids: readonly number[], dueAt: Date): Promise<void> {
+  if (ids.length > 0) await trx.updateTable("webhook_deliveries").set({ next_attempt_at: dueAt }).where("id", "in", ids).execute();
+}
+
 export type DeliveryToSend = WebhookDeliveryRow & { url: string; secret: string; event_status: JobStatus; event_progress: number };
 
 /** The delivery with its endpoint's URL and secret and its event's status and progress; undefined when it (or its endpoint) is gone. */

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { after, before, describe, test } from "node:test";
+import { sql } from "kysely";
 import type { JobStatus } from "@caption/shared/api/job";
+import { QUEUES } from "@caption/shared/jobs/catalog";
 import { startLoopbackHttpsServer, type LoopbackHttpsServer } from "../testing/https-server.ts";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
 import { webhookReceiver, type Answer, type WebhookReceiver } from "../testing/webhook-receiver.ts";
@@ -11,6 +13,7 @@ import { webhookReceiver, type Answer, type WebhookReceiver } from "../testing/w
 // trigger on jobs queues the deliveries. The API is set up so that the slow paths cannot stand in for
 // the ones under test within a test's time:
 // - the relay's sweep comes every 10 minutes, so a delivery within the test came by NOTIFY;
+// - a failed attempt is retried an hour later, so a second attempt within the test is a re-queue.
 
 let t: TestApi;
 let server: LoopbackHttpsServer;
@@ -18,8 +21,8 @@ let server: LoopbackHttpsServer;
 before(async () => {
   server = await startLoopbackHttpsServer();
   t = await startTestApi(
-    { ALLOW_PRIVATE_VIDEO_URLS: "true" },
-    { webhookSweepMs: 600_000 },
+    { ALLOW_PRIVATE_VIDEO_URLS: "true", WEBHOOK_RETRY_BASE_SECONDS: "3600" },
+    { webhookSweepMs: 600_000, webhookRequeueMs: 200 },
   );
 });
 after(async () => {
@@ -60,6 +63,8 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+const deliveryOf = (jobId: string) => t.database.db.selectFrom("webhook_deliveries").selectAll().where("job_id", "=", jobId).executeTakeFirstOrThrow();
 
 /** Standard Webhooks verification written out with node:crypto, independent of the library the receiver uses. */
 function verifiesWithNodeCrypto(secret: string, id: string, timestamp: string, body: string, signatureHeader: string): boolean {
@@ -115,5 +120,58 @@ describe("webhook delivery", () => {
       // Otherwise data is the Job as GET /v1/jobs/{id} returns it.
       assert.deepEqual(received.payload.data, { ...job, status: event.status, progress: event.progress });
     }
+  });
+
+  test("a pending delivery whose queue entry was lost is queued again and delivered under the same id", async () => {
+    const { key, receiver, endpointId } = await account((_request, attempt) => (attempt === 1 ? 500 : 204));
+    const id = await submitAndCancel(key);
+    const first = await receiver.waitFor((r) => r.payload.data.id === id);
+    const delivery = await until("the failed first attempt", async () => {
+      const row = await deliveryOf(id);
+      return row.attempts === 1 ? row : undefined;
+    });
+    assert.equal(delivery.state, "pending");
+    // The retry is queued an hour ahead. Lose that queue entry, and let the hour pass.
+    const lost = await sql`DELETE FROM pgboss.job WHERE name = ${QUEUES.webhookDelivery} AND data->>'delivery_id' = ${String(delivery.id)} AND state IN ('created', 'retry')`.execute(t.database.db);
+    assert.equal(lost.numAffectedRows, 1n);
+    await t.database.db.updateTable("webhook_deliveries").set({ next_attempt_at: sql<Date>`now() - interval '1 hour'` }).where("id", "=", delivery.id).execute();
+
+    const retried = await receiver.waitFor((r) => r.payload.data.id === id && r.answered === 204, 120_000);
+    assert.equal(retried.id, first.id, "one webhook-id across attempts");
+    assert.equal(retried.body, first.body);
+    await until("the attempt recorded", async () => ((await deliveryOf(id)).state === "delivered" ? true : undefined));
+    const log = await t.request("GET", `/v1/webhook_endpoints/${endpointId}/deliveries`, { key });
+    const entry = log.body.deliveries.find((d: { job_id: string }) => d.job_id === id);
+    assert.equal(entry.status, "delivered");
+    assert.deepEqual(entry.attempts.map((a: { status_code: number }) => a.status_code), [500, 204]);
+  });
+
+  test("a delivery re-queued while its old queue entry still runs is attempted once", async () => {
+    const { key, receiver, endpointId } = await account((_request, attempt) => (attempt === 1 ? 500 : 204));
+    const id = await submitAndCancel(key);
+    await receiver.waitFor((r) => r.payload.data.id === id);
+    const delivery = await until("the failed first attempt", async () => {
+      const row = await deliveryOf(id);
+      return row.attempts === 1 ? row : undefined;
+    });
+    const entries = async () =>
+      (await sql<{ state: string }>`SELECT state FROM pgboss.job WHERE name = ${QUEUES.webhookDelivery} AND data->>'delivery_id' = ${String(delivery.id)}`.execute(t.database.db)).rows;
+    // The hour passes with the retry's entry still there (say it waited behind a backlog): the
+    // delivery is re-queued, and then the old entry comes due too. Both run.
+    await t.database.db.updateTable("webhook_deliveries").set({ next_attempt_at: sql<Date>`now() - interval '1 hour'` }).where("id", "=", delivery.id).execute();
+    await until("the re-queue", async () => ((await entries()).length === 3 ? true : undefined));
+    await sql`UPDATE pgboss.job SET start_after = now() WHERE name = ${QUEUES.webhookDelivery} AND data->>'delivery_id' = ${String(delivery.id)} AND state = 'created'`.execute(t.database.db);
+
+    await receiver.waitFor((r) => r.payload.data.id === id && r.answered === 204, 120_000);
+    // Three entries in all (the first attempt, the retry, the re-queue), every one finished.
+    await until("every queue entry settled", async () => {
+      const rows = await entries();
+      return rows.length === 3 && rows.every((row) => row.state === "completed") ? rows : undefined;
+    });
+    const log = await t.request("GET", `/v1/webhook_endpoints/${endpointId}/deliveries`, { key });
+    const entry = log.body.deliveries.find((d: { job_id: string }) => d.job_id === id);
+    assert.equal(entry.status, "delivered");
+    assert.deepEqual(entry.attempts.map((a: { status_code: number }) => a.status_code), [500, 204], "the second entry to run recorded nothing");
+    assert.equal(receiver.unique().filter((r) => r.payload.data.id === id).length, 1, "one event");
   });
 });
