@@ -13,6 +13,7 @@ import { webhookReceiver, type Answer, type WebhookReceiver } from "../testing/w
 // trigger on jobs queues the deliveries. The API is set up so that the slow paths cannot stand in for
 // the ones under test within a test's time:
 // - the relay's sweep comes every 10 minutes, so a delivery within the test came by NOTIFY;
+// - an attempt waits 60 s for an answer, so one that waited for a hanging receiver's timeout shows;
 // - a failed attempt is retried an hour later, so a second attempt within the test is a re-queue.
 
 let t: TestApi;
@@ -21,7 +22,7 @@ let server: LoopbackHttpsServer;
 before(async () => {
   server = await startLoopbackHttpsServer();
   t = await startTestApi(
-    { ALLOW_PRIVATE_VIDEO_URLS: "true", WEBHOOK_RETRY_BASE_SECONDS: "3600" },
+    { ALLOW_PRIVATE_VIDEO_URLS: "true", WEBHOOK_TIMEOUT_SECONDS: "60", WEBHOOK_CONCURRENCY: "2", WEBHOOK_RETRY_BASE_SECONDS: "3600" },
     { webhookSweepMs: 600_000, webhookRequeueMs: 200 },
   );
 });
@@ -173,5 +174,18 @@ describe("webhook delivery", () => {
     assert.equal(entry.status, "delivered");
     assert.deepEqual(entry.attempts.map((a: { status_code: number }) => a.status_code), [500, 204], "the second entry to run recorded nothing");
     assert.equal(receiver.unique().filter((r) => r.payload.data.id === id).length, 1, "one event");
+  });
+
+  // Run last: the hanging request holds one of the two slots until the server closes.
+  test("a receiver that never answers holds one slot; other receivers' deliveries go on meanwhile", async () => {
+    const dead = await account(() => "never");
+    const live = await account();
+    const deadJob = await submitAndCancel(dead.key);
+    const hanging = await dead.receiver.waitFor((r) => r.payload.data.id === deadJob, 120_000);
+    // With WEBHOOK_CONCURRENCY 2, one slot is taken for 60 s; three deliveries must pass through the other.
+    const jobs = [await submitAndCancel(live.key), await submitAndCancel(live.key), await submitAndCancel(live.key)];
+    for (const id of jobs) await live.receiver.waitFor((r) => r.payload.data.id === id, 120_000);
+    assert.ok(hanging.open, "every delivery arrived while the dead receiver's attempt was still waiting for an answer");
+    assert.equal((await deliveryOf(deadJob)).attempts, 0, "that attempt is still in flight");
   });
 });
