@@ -10,6 +10,8 @@ let t: TestApi;
 let key: string;
 let accountId: string;
 const HOUR = 3600_000;
+// The source rows last 3 s (insertCompletedJob).
+const DURATION = 3;
 const word = (text: string, start: number, end: number) => ({ text, start, end });
 const WORDS = [word("Hello", 0.2, 0.5), word("world", 0.6, 1)];
 
@@ -58,6 +60,36 @@ describe("the new job", () => {
     assert.equal(row.preset, "karaoke");
     assert.deepEqual(row.style, { position: "top" });
     assert.equal(row.words, null, "the worker takes the source transcript's words");
+  });
+
+  test("canceling a queued render job ends it canceled and releases nothing: not its source's charge, files or renderability", async () => {
+    const owner = await t.createKey({ credits: 600 });
+    const source = await sourceJob({}, owner.account_id);
+    // The source was reserved and charged its 3 s, as a worker does.
+    await t.database.db.insertInto("credit_ledger").values([
+      { account_id: owner.account_id, kind: "reserve", seconds: DURATION, job_id: source, note: null },
+      { account_id: owner.account_id, kind: "charge", seconds: DURATION, job_id: source, note: null },
+    ]).execute();
+    const ledger = () => t.database.db.selectFrom("credit_ledger").select(["kind", "seconds", "job_id"]).where("account_id", "=", owner.account_id).orderBy("id").execute();
+    const sourceRow = () => t.database.db.selectFrom("jobs").select(["status", "expires_at", "files_deleted_at", "video_key", "source_video_key", "billed_seconds"]).where("id", "=", source).executeTakeFirstOrThrow();
+    const [ledgerBefore, sourceBefore] = [await ledger(), await sourceRow()];
+    const usageBefore = (await t.request("GET", "/v1/usage", { key: owner.api_key })).body;
+
+    const render = await renders(source, { words: WORDS }, {}, owner.api_key);
+    assert.equal(render.status, 202);
+    const canceled = await t.request("POST", `/v1/jobs/${render.body.id}/cancel`, { key: owner.api_key });
+    assert.deepEqual(canceled.body, { id: render.body.id, status: "canceled" });
+    const job = (await t.request("GET", `/v1/jobs/${render.body.id}`, { key: owner.api_key })).body;
+    assert.equal(job.status, "canceled");
+    assert.deepEqual(job.usage, { reserved_seconds: 0, billed_seconds: 0 });
+
+    assert.deepEqual(await ledger(), ledgerBefore, "no ledger entry for the render job, the source's charge stands");
+    assert.deepEqual(await sourceRow(), sourceBefore, "the source keeps its state, its files and its charge");
+    assert.deepEqual((await t.request("GET", "/v1/usage", { key: owner.api_key })).body, usageBefore);
+    // Canceling again changes nothing, and the source can still be rendered again.
+    assert.deepEqual((await t.request("POST", `/v1/jobs/${render.body.id}/cancel`, { key: owner.api_key })).body, { id: render.body.id, status: "canceled" });
+    assert.deepEqual(await ledger(), ledgerBefore);
+    assert.equal((await renders(source, {}, {}, owner.api_key)).status, 202);
   });
 
   test("a render job that has completed can itself be rendered again", async () => {
