@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { isDatabaseUnavailable } from "@caption/shared/db/database-errors";
 
 /** A queue as the pool sees it: take up to `limit` due entries, then settle each one by its id. */
 export interface PoolSource<T> {
@@ -60,7 +61,9 @@ export function startInFlightPool<T>(source: PoolSource<T>, options: { concurren
       try {
         taken = await source.fetch(room);
       } catch (error) {
-        logger.warn({ err: error }, "queue fetch failed; trying again at the next poll");
+        // During a database outage this repeats every poll: one short line each, as pg-boss's own polling logs.
+        if (isDatabaseUnavailable(error)) logger.warn({ cause: (error as Error).message }, "queue: database unavailable");
+        else logger.warn({ err: error }, "queue fetch failed; trying again at the next poll");
       }
       for (const { id, data } of taken) {
         const running: Promise<void> = run(id, data).finally(() => {
