@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { DbOrTrx } from "@caption/shared/db/database";
+import type { JobStatus } from "@caption/shared/api/job";
 import type { WebhookAttemptRow, WebhookDeliveryRow } from "@caption/shared/db/tables";
 
 // The webhook outbox. Rows are created by the jobs_record_event trigger; the relay hands them to the
@@ -23,15 +24,39 @@ export async function markEnqueued(trx: DbOrTrx, ids: readonly number[]): Promis
   if (ids.length > 0) await trx.updateTable("webhook_deliveries").set({ enqueued: true }).where("id", "in", ids).execute();
 }
 
-export type DeliveryToSend = WebhookDeliveryRow & { url: string; secret: string };
+/**
+ * Up to `limit` pending deliveries already handed to the queue whose attempt was due before
+ * `dueBefore`, locked; rows another relay holds are skipped.
+ */
+export async function claimOverdueDeliveries(trx: DbOrTrx, dueBefore: Date, limit: number): Promise<Pick<WebhookDeliveryRow, "id" | "attempts">[]> {
+  return trx
+    .selectFrom("webhook_deliveries")
+    .select(["id", "attempts"])
+    .where("state", "=", "pending")
+    .where("enqueued", "=", true)
+    .where("next_attempt_at", "<", dueBefore)
+    .orderBy("next_attempt_at")
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
 
-/** The delivery with its endpoint's URL and secret; undefined when it (or its endpoint) is gone. */
+/** Records that the deliveries' next attempt is due at `dueAt` (a fresh queue entry was made for it). */
+export async function markDueAt(trx: DbOrTrx, ids: readonly number[], dueAt: Date): Promise<void> {
+  if (ids.length > 0) await trx.updateTable("webhook_deliveries").set({ next_attempt_at: dueAt }).where("id", "in", ids).execute();
+}
+
+export type DeliveryToSend = WebhookDeliveryRow & { url: string; secret: string; event_status: JobStatus; event_progress: number };
+
+/** The delivery with its endpoint's URL and secret and its event's status and progress; undefined when it (or its endpoint) is gone. */
 export async function loadDelivery(db: DbOrTrx, id: number): Promise<DeliveryToSend | undefined> {
   return db
     .selectFrom("webhook_deliveries as d")
     .innerJoin("webhook_endpoints as e", "e.id", "d.endpoint_id")
+    .innerJoin("job_events as ev", "ev.id", "d.job_event_id")
     .selectAll("d")
-    .select(["e.url", "e.secret"])
+    .select(["e.url", "e.secret", "ev.status as event_status", "ev.progress as event_progress"])
     .where("d.id", "=", id)
     .executeTakeFirst();
 }

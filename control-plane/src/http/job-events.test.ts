@@ -111,6 +111,28 @@ describe("GET /v1/jobs/{id}/events", () => {
     assertErrorShape(await anonymous.json(), "UNAUTHORIZED");
   });
 
+  test("a change committed elsewhere reaches another API process's stream by NOTIFY, long before any heartbeat", async () => {
+    // A second API over the same database whose heartbeat (each of which also re-reads the events)
+    // is a minute away: every event it streams before its first heartbeat came by LISTEN/NOTIFY.
+    const second = await startTestApi({ SSE_HEARTBEAT_SECONDS: "60" }, { database: t.database });
+    try {
+      const id = await submit();
+      const client = await openEventStream(`${second.url}/v1/jobs/${id}/events`, { authorization: `Bearer ${key}` });
+      await client.waitFor((e) => JSON.parse(e.data).status === "queued");
+      // A worker's transition, committed on a connection of the test's own…
+      await move(id, "ingesting", 2);
+      await client.waitFor((e) => JSON.parse(e.data).status === "ingesting", 120_000);
+      assert.deepEqual(client.comments, [], "the event came without a heartbeat");
+      // …and a cancel through the other API process.
+      assert.equal((await t.request("POST", `/v1/jobs/${id}/cancel`, { key })).body.status, "canceled");
+      await client.ended;
+      assert.deepEqual(summary(client.events), ["status:queued:0", "status:ingesting:2", "status:canceled:2"]);
+      assert.deepEqual(client.comments, [], "no heartbeat came: the events did not wait for one");
+    } finally {
+      await second.close();
+    }
+  });
+
   test("stopping the API ends its open streams instead of waiting for them", async () => {
     const other = await startTestApi();
     try {

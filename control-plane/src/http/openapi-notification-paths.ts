@@ -124,7 +124,7 @@ export function webhooks() {
           operationId: `${type.replace(".", "_")}_webhook`,
           tags: ["Webhooks"],
           summary: `The ${type} event`,
-          description: `Sent to endpoints subscribed to ${type}; \`data\` is the Job as GET /v1/jobs/{id} returns it. Answer 2xx within 10 s; anything else is retried with exponential backoff for 27 hours.`,
+          description: `Sent to endpoints subscribed to ${type}; \`data\` is the Job as GET /v1/jobs/{id} returns it, with the status and progress of the event. Answer 2xx within 10 s; anything else is retried with exponential backoff until at least 24 hours after the event (27 hours by default).`,
           security: [],
           parameters: Object.entries(headers).map(([name, header]) => ({ name, in: "header", ...header })),
           requestBody: { required: true, ...json("WebhookPayload") },

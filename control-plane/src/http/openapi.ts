@@ -116,7 +116,7 @@ export function buildOpenApiDocument(serverUrl: string) {
           summary: "Render a completed job again with edited words, another preset or style: a new job without download or transcription",
           description:
             "Omitted fields are the source job's (its preset, its request style, its transcript's words). The new job goes queued → rendering → completed, " +
-            "reserves and is charged ceil(duration) like any job, and carries source_job_id. Word rules beyond the schema: text not blank, start ≤ end ≤ the video's duration, starts in time order. " +
+            "reserves and is charged ceil(duration) like any job, and carries source_job_id. Word rules beyond the schema: text not blank, start ≤ end ≤ the video's duration, starts in time order; the words are checked in order, each against every rule, so a 400 names the lowest bad index. " +
             needs("subtitles:write"),
           ...bearer("subtitles:write"),
           parameters: [jobIdParam, idempotencyKey],
@@ -128,7 +128,7 @@ export function buildOpenApiDocument(serverUrl: string) {
             "402": error("No prepaid seconds available (INSUFFICIENT_CREDITS)"),
             "404": error("No such job, or another account's (NOT_FOUND)"),
             "409": error("The source job is not completed or its files have expired (SOURCE_NOT_RENDERABLE)"),
-            "413": error("The body is over 4 MiB (PAYLOAD_TOO_LARGE)"),
+            "413": error("The body is over 16 MiB (PAYLOAD_TOO_LARGE)"),
             "429": { description: "RATE_LIMITED or CONCURRENCY_LIMIT_EXCEEDED", headers: retryAfter, ...json("Error") },
             "503": { description: "SERVICE_UNAVAILABLE", headers: retryAfter, ...json("Error") },
           },

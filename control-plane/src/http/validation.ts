@@ -10,20 +10,26 @@ export interface Validator<T extends TSchema> {
   /** Returns the value typed, or throws 400 INVALID_REQUEST naming the first wrong field. */
   parse(value: unknown): Static<T>;
   check(value: unknown): boolean;
+  /** For a part of a body at JSON pointer `at` (e.g. `/words/3`): null when it is valid, else the message naming its first wrong field. */
+  problemAt(value: unknown, at: string): string | null;
 }
 
 export function createValidator<T extends TSchema>(schema: T): Validator<T> {
   const compiled: TypeCheck<T> = TypeCompiler.Compile(schema);
+  // Errors arrive outermost first; the first one names the field that is wrong (a body of many words
+  // may hold many errors: only the first is taken).
+  const firstProblem = (value: unknown, at: string) => {
+    const first = compiled.Errors(value).First();
+    if (!first) throw new Error("validation failed without errors");
+    return describe(first, value, at);
+  };
   return {
     check: (value) => compiled.Check(value),
     parse(value) {
       if (compiled.Check(value)) return value;
-      // Errors arrive outermost first; the first one names the field that is wrong (a body of many
-      // words may hold many errors: only the first is taken).
-      const first = compiled.Errors(value).First();
-      if (!first) throw new Error("validation failed without errors");
-      throw invalidRequest(describe(first, value));
+      throw invalidRequest(firstProblem(value, ""));
     },
+    problemAt: (value, at) => (compiled.Check(value) ? null : firstProblem(value, at)),
   };
 }
 
@@ -34,9 +40,10 @@ const fieldName = (path: string) =>
     .split("/")
     .reduce((name, segment) => (/^\d+$/u.test(segment) ? `${name}[${segment}]` : name === "" ? segment : `${name}.${segment}`), "") || "body";
 
-function describe(error: ValueError, root: unknown): string {
-  const field = fieldName(error.path);
-  if (root === null || typeof root !== "object" || Array.isArray(root)) return "request body must be a JSON object";
+/** The message for `error` in `value`, which lies at `at` in the body (the whole body when ""). */
+function describe(error: ValueError, value: unknown, at: string): string {
+  const field = fieldName(at + error.path);
+  if (at === "" && (value === null || typeof value !== "object" || Array.isArray(value))) return "request body must be a JSON object";
   if (error.value === null) return `${field} must not be null; omit it to use the default`;
   const schema = error.schema as { anyOf?: { const?: unknown }[]; minimum?: number; maximum?: number; maxLength?: number; maxItems?: number; pattern?: string };
   switch (error.type) {
@@ -52,6 +59,7 @@ function describe(error: ValueError, root: unknown): string {
     case ValueErrorType.NumberMaximum:
     case ValueErrorType.IntegerMinimum:
     case ValueErrorType.IntegerMaximum:
+      if (schema.maximum === undefined) return `${field} must be at least ${schema.minimum}`;
       return `${field} must be between ${schema.minimum} and ${schema.maximum}`;
     case ValueErrorType.StringMaxLength:
       return `${field} must be at most ${schema.maxLength} characters`;

@@ -40,6 +40,8 @@ export interface ApiServerOptions {
   now?: () => Date;
   /** How often the webhook relay looks for outbox rows a lost notification left behind (default 5 s). */
   webhookSweepMs?: number;
+  /** How often the webhook relay looks for deliveries whose queue entry was lost (default 60 s). */
+  webhookRequeueMs?: number;
 }
 
 /** The signing key for result links: configured, else generated once and kept under DATA_DIR. */
@@ -101,7 +103,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
   const stopObservingQueue = telemetry ? observeQueue(db, logger) : () => undefined;
   // One LISTEN connection per process: event streams and the webhook relay wait on it.
   const listener = startNotificationListener(databaseUrl, { channels: [JOB_EVENTS_CHANNEL, WEBHOOKS_CHANNEL], connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS, logger });
-  const relay = startWebhookRelay({ db, queue, logger, sweepMs: options.webhookSweepMs ?? 5000 });
+  const relay = startWebhookRelay({ db, queue, logger, now, sweepMs: options.webhookSweepMs ?? 5000, requeueMs: options.webhookRequeueMs });
   listener.subscribe(WEBHOOKS_CHANNEL, null, relay.wake);
   const senderDeps = {
     db,

@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import { jobEventsAfter, lastJobEventId } from "../db/job-event-repository.ts";
 import { findJob } from "../db/job-repository.ts";
 import type { NotificationListener } from "../db/notification-listener.ts";
+import { presentProgress } from "./job-presenter.ts";
 import { notFound } from "./service-error.ts";
 
 /** The channel the jobs_record_event trigger notifies, with the job id as payload. */
@@ -70,7 +71,7 @@ export async function openJobEventStream(deps: JobEventStreamDeps, accountId: st
           for (const row of rows) {
             if (closed) return true;
             lastId = row.id;
-            sink.event(row.id, row.type, { job_id: row.job_id, status: row.status, progress: Math.round(row.progress * 10) / 10, at: new Date(row.created_at).toISOString() });
+            sink.event(row.id, row.type, { job_id: row.job_id, status: row.status, progress: presentProgress(row.progress), at: new Date(row.created_at).toISOString() });
             if (row.type === "status" && isTerminal(row.status)) {
               finish();
               return true;

@@ -2,6 +2,9 @@ import type { Job } from "@caption/shared/api/job";
 import type { JobRecord } from "../db/job-repository.ts";
 import type { ResultLinks } from "../storage/result-links.ts";
 
+/** Progress as the API shows it: one decimal. */
+export const presentProgress = (progress: number): number => Math.round(progress * 10) / 10;
+
 /** Maps a job row to the API's Job object; result URLs only while the files exist. */
 export async function presentJob(row: JobRecord, links: ResultLinks, baseUrl: string, now: Date): Promise<Job> {
   const expiresAt = row.expires_at ? new Date(row.expires_at) : null;
@@ -11,7 +14,7 @@ export async function presentJob(row: JobRecord, links: ResultLinks, baseUrl: st
   return {
     id: row.id,
     status: row.status,
-    progress: Math.round(row.progress * 10) / 10,
+    progress: presentProgress(row.progress),
     created_at: new Date(row.created_at).toISOString(),
     source_job_id: row.source_job_id,
     expires_at: expiresAt ? expiresAt.toISOString() : null,

@@ -1,10 +1,10 @@
-import type { RenderRequest } from "@caption/shared/api/render-request";
+import type { EditedWord, RenderRequestOuter } from "@caption/shared/api/render-request";
 import type { SubmissionResponse } from "@caption/shared/api/submission";
 import type { Db } from "@caption/shared/db/database";
 import { findJob, insertJob, type JobRecord } from "../db/job-repository.ts";
 import type { JobQueue } from "../queue/job-queue.ts";
 import type { Principal } from "./authentication.ts";
-import { editedWordsProblem } from "./edited-words.ts";
+import { checkEditedWords, type WordShapeCheck } from "./edited-words.ts";
 import { sampledTraceparent } from "@caption/shared/telemetry/trace-context";
 import { assertPositiveBalance, createJobOnce, newJobId } from "./job-creation.ts";
 import { requestHash } from "./request-hash.ts";
@@ -16,12 +16,15 @@ export interface RenderDeps {
   statusUrl(jobId: string): string;
   /** The API's public origin for this request: the base of the result links webhooks carry (without PUBLIC_BASE_URL). */
   baseUrl: string;
+  /** The schema's check of one edited word, applied with the word's time rules. */
+  wordShape: WordShapeCheck;
 }
 
 export interface RenderInput {
   principal: Principal;
   sourceJobId: string;
-  request: RenderRequest;
+  /** The body, valid but for its words, which are checked here (their times need the source's duration). */
+  request: RenderRequestOuter;
   idempotencyKey: string | undefined;
   now: Date;
 }
@@ -48,9 +51,11 @@ export async function requestRender(deps: RenderDeps, input: RenderInput): Promi
     const source = await findJob(trx, principal.accountId, sourceJobId, { lock: true });
     if (!source) throw notFound("job");
     const duration = renderableDuration(source, input.now);
+    let words: EditedWord[] | undefined;
     if (request.words) {
-      const problem = editedWordsProblem(request.words, duration);
-      if (problem) throw invalidRequest(problem);
+      const checked = checkEditedWords(request.words, duration, deps.wordShape);
+      if ("problem" in checked) throw invalidRequest(checked.problem);
+      words = checked.words;
     }
     await assertPositiveBalance(trx, principal.accountId);
     const jobId = newJobId();
@@ -59,7 +64,7 @@ export async function requestRender(deps: RenderDeps, input: RenderInput): Promi
       account_id: principal.accountId,
       kind: "render",
       source_job_id: source.id,
-      words: request.words ? JSON.stringify(request.words) : null,
+      words: words ? JSON.stringify(words) : null,
       status: "queued",
       video_url: source.video_url,
       preset: request.preset ?? source.preset,

@@ -1,6 +1,7 @@
 import type { Db } from "@caption/shared/db/database";
+import { WEBHOOK_OVERDUE_SECONDS } from "@caption/shared/jobs/catalog";
 import type { Logger } from "pino";
-import { claimDeliveriesToEnqueue, markEnqueued } from "../db/webhook-delivery-repository.ts";
+import { claimDeliveriesToEnqueue, claimOverdueDeliveries, markDueAt, markEnqueued } from "../db/webhook-delivery-repository.ts";
 import type { JobQueue } from "../queue/job-queue.ts";
 
 /** The channel the jobs_record_event trigger notifies when it queued deliveries. */
@@ -23,17 +24,46 @@ export async function relayDeliveries(db: Db, queue: JobQueue): Promise<number> 
   });
 }
 
+/**
+ * Queues a new attempt, due now, for pending deliveries whose attempt is more than `overdueMs` late:
+ * their queue entry was lost or gave up, and without this they would stay pending for ever. Their
+ * next_attempt_at becomes now, so each is re-queued at most once per `overdueMs`. Should the old
+ * entry still run, one of the two finds the attempt count moved on and does nothing.
+ */
+export async function requeueOverdueDeliveries(db: Db, queue: JobQueue, now: Date, overdueMs: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const rows = await claimOverdueDeliveries(trx, new Date(now.getTime() - overdueMs), BATCH);
+    for (const row of rows) await queue.enqueueWebhookAttempt(trx, { delivery_id: row.id, attempts_before: row.attempts }, now);
+    await markDueAt(trx, rows.map((row) => row.id), now);
+    return rows.length;
+  });
+}
+
 export interface WebhookRelay {
   /** A notification said there is something new: relay now. */
   wake(): void;
   stop(): Promise<void>;
 }
 
+export interface WebhookRelayDeps {
+  db: Db;
+  queue: JobQueue;
+  logger: Logger;
+  now: () => Date;
+  /** How often to relay anyway, in case a notification was lost (the listener was reconnecting). */
+  sweepMs: number;
+  /** How often to look for overdue deliveries (default every minute). */
+  requeueMs?: number;
+  /** How late an attempt must be to count as lost (default WEBHOOK_OVERDUE_SECONDS). */
+  overdueMs?: number;
+}
+
 /**
- * Relays at start (deliveries queued while no API ran), whenever woken, and every `sweepMs` in case
- * a notification was lost (the listener was reconnecting).
+ * Relays at start (deliveries queued while no API ran), whenever woken, and every `sweepMs`; every
+ * `requeueMs` it re-queues overdue deliveries.
  */
-export function startWebhookRelay(deps: { db: Db; queue: JobQueue; logger: Logger; sweepMs: number }): WebhookRelay {
+export function startWebhookRelay(deps: WebhookRelayDeps): WebhookRelay {
+  const overdueMs = deps.overdueMs ?? WEBHOOK_OVERDUE_SECONDS * 1000;
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
@@ -55,15 +85,32 @@ export function startWebhookRelay(deps: { db: Db; queue: JobQueue; logger: Logge
     }
     running = pass().finally(() => (running = undefined));
   };
-  const timer = setInterval(wake, deps.sweepMs);
-  timer.unref();
+
+  let requeueing: Promise<void> | undefined;
+  const requeue = () => {
+    if (stopped || requeueing) return;
+    requeueing = (async () => {
+      try {
+        let count: number;
+        do {
+          count = await requeueOverdueDeliveries(deps.db, deps.queue, deps.now(), overdueMs);
+          if (count > 0) deps.logger.warn({ count }, "webhook deliveries had lost their queue entries; queued again");
+        } while (count === BATCH && !stopped);
+      } catch (error) {
+        deps.logger.warn({ err: error }, "re-queueing overdue webhook deliveries failed; retrying later");
+      }
+    })().finally(() => (requeueing = undefined));
+  };
+
+  const timers = [setInterval(wake, deps.sweepMs), setInterval(requeue, deps.requeueMs ?? 60_000)];
+  for (const timer of timers) timer.unref();
   wake();
   return {
     wake,
     async stop() {
       stopped = true;
-      clearInterval(timer);
-      await running;
+      for (const timer of timers) clearInterval(timer);
+      await Promise.all([running, requeueing]);
     },
   };
 }

@@ -7,7 +7,7 @@ import { fixPayload, loadDelivery, recordAttempt, type AttemptOutcome, type Deli
 import { loadJobRecord } from "../db/job-repository.ts";
 import type { JobQueue } from "../queue/job-queue.ts";
 import type { ResultLinks } from "../storage/result-links.ts";
-import { presentJob } from "./job-presenter.ts";
+import { presentJob, presentProgress } from "./job-presenter.ts";
 import { postWebhook, type WebhookPostOptions } from "./webhook-post.ts";
 import { retryDelayMs } from "./webhook-retry-schedule.ts";
 
@@ -26,15 +26,19 @@ export interface WebhookSenderDeps {
 }
 
 /**
- * The body of a delivery: `{ type, timestamp, data }` with `data` the Job exactly as GET /v1/jobs/{id}
- * shows it now. Fixed at the first attempt, so every retry sends (and signs) the same bytes.
+ * The body of a delivery: `{ type, timestamp, data }` with `data` the Job as GET /v1/jobs/{id} shows
+ * it now, except its `status` and `progress`, which are the event's: a job.progress delivery whose
+ * first attempt comes after the job moved on (a receiver that was down, a backlog) must not announce
+ * the later state. Fixed at the first attempt, so every retry sends (and signs) the same bytes.
  */
 async function payloadOf(deps: WebhookSenderDeps, delivery: DeliveryToSend): Promise<string> {
   if (delivery.payload !== null) return delivery.payload;
   const row = await loadJobRecord(deps.db, delivery.job_id);
   if (!row) throw new Error(`job ${delivery.job_id} of delivery ${delivery.id} not found`);
   const baseUrl = deps.publicBaseUrl ?? row.base_url ?? deps.fallbackBaseUrl;
-  const body: WebhookPayload = { type: delivery.type, timestamp: new Date(delivery.event_at).toISOString(), data: await presentJob(row, deps.resultLinks, baseUrl, deps.now()) };
+  const job = await presentJob(row, deps.resultLinks, baseUrl, deps.now());
+  const data = { ...job, status: delivery.event_status, progress: presentProgress(delivery.event_progress) };
+  const body: WebhookPayload = { type: delivery.type, timestamp: new Date(delivery.event_at).toISOString(), data };
   return fixPayload(deps.db, delivery.id, JSON.stringify(body));
 }
 
@@ -54,7 +58,7 @@ export async function sendWebhookAttempt(deps: WebhookSenderDeps, job: WebhookDe
   const started = performance.now();
   const result = await postWebhook(delivery.url, headers, body, deps.post);
   const attempt = delivery.attempts + 1;
-  const delay = result.error === null ? null : retryDelayMs(attempt, deps.retryBaseMs);
+  const delay = result.error === null ? null : retryDelayMs(attempt, deps.retryBaseMs, attemptedAt.getTime() - new Date(delivery.event_at).getTime());
   const outcome: AttemptOutcome = {
     attempt,
     attemptedAt,

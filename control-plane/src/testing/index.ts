@@ -1,5 +1,8 @@
-// Test support other packages use: an HTTP client for the API and the API under test.
+// Test support other packages use: an HTTP client for the API, the API under test, an event-stream
+// client, an HTTPS server on loopback and webhook receivers that verify signatures.
 export { apiRequest, type ApiRequestOptions, type ApiResponse } from "./api-request.ts";
 export { assertErrorShape } from "./error-shape.ts";
 export { startTestApi, type TestApi } from "./test-api.ts";
 export { openEventStream, type EventStreamClient, type ServerSentEvent } from "./sse-client.ts";
+export { startLoopbackHttpsServer, type LoopbackHttpsServer, type RouteHandler } from "./https-server.ts";
+export { webhookReceiver, type Answer, type ReceivedWebhook, type RoutingServer, type WebhookReceiver } from "./webhook-receiver.ts";

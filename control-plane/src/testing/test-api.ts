@@ -5,7 +5,7 @@ import pino from "pino";
 import { parseEnv } from "@caption/shared/config/env";
 import { apiRequest, type ApiRequestOptions, type ApiResponse } from "./api-request.ts";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
-import { startApiServer, type ApiServer } from "../runtime/api-server.ts";
+import { startApiServer, type ApiServer, type ApiServerOptions } from "../runtime/api-server.ts";
 import { createKey, type CreateKeyInput } from "../services/account-admin.ts";
 
 export interface TestApi {
@@ -19,12 +19,18 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-/** A real API server on loopback over a fresh database of its own; `now` replaces its clock. */
-export async function startTestApi(envOverrides: Record<string, string> = {}, options: { now?: () => Date } = {}): Promise<TestApi> {
-  const database = await createTestDatabase();
+export interface TestApiOptions extends Pick<ApiServerOptions, "now" | "webhookSweepMs" | "webhookRequeueMs"> {
+  /** Another test API's database: a second API process over it, as in a scaled-out deployment (closing this API leaves it). */
+  database?: TestDatabase;
+}
+
+/** A real API server on loopback over a fresh database of its own (or `options.database`); `now` replaces its clock. */
+export async function startTestApi(envOverrides: Record<string, string> = {}, options: TestApiOptions = {}): Promise<TestApi> {
+  const database = options.database ?? (await createTestDatabase());
   const dataDir = await mkdtemp(path.join(tmpdir(), "caption-api-"));
   const env = parseEnv({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "silent", ...envOverrides });
-  const api = await startApiServer(env, database.url, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }), { metrics: { port: 0, host: "127.0.0.1" }, now: options.now });
+  const { database: _shared, ...serverOptions } = options;
+  const api = await startApiServer(env, database.url, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }), { metrics: { port: 0, host: "127.0.0.1" }, ...serverOptions });
   return {
     url: api.url,
     database,
@@ -34,7 +40,7 @@ export async function startTestApi(envOverrides: Record<string, string> = {}, op
     request: (method, requestPath, options) => apiRequest(api.url, method, requestPath, options),
     async close() {
       await api.stop();
-      await database.dispose();
+      if (!options.database) await database.dispose();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

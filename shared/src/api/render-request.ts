@@ -38,3 +38,17 @@ export const RenderRequestSchema = Type.Object(
   { additionalProperties: false, $id: "RenderRequest" },
 );
 export type RenderRequest = Static<typeof RenderRequestSchema>;
+
+/**
+ * The render request with the words themselves left unchecked (the array's own limits still hold).
+ * The API checks the rest of a body with it and then each word in turn, its shape with its times, once
+ * the source's duration is known, so a 400 names the first bad word whatever rule that word breaks.
+ */
+export const RenderRequestOuterSchema = Type.Object(
+  {
+    ...RenderRequestSchema.properties,
+    words: Type.Optional(Type.Array(Type.Unknown(), { minItems: 1, maxItems: MAX_EDITED_WORDS })),
+  },
+  { additionalProperties: false },
+);
+export type RenderRequestOuter = Static<typeof RenderRequestOuterSchema>;

@@ -62,6 +62,14 @@ export const WEBHOOK_QUEUE_OPTIONS = {
   deleteAfterSeconds: 24 * 3600,
 } as const;
 
+/**
+ * A pending delivery whose attempt is this long overdue has lost its queue entry (deleted, or failed
+ * for good after pg-boss's own retries, say through a long database outage): the API's relay queues a
+ * new one. Ten minutes past the expiry, so a live entry (waiting, running or being retried) is seldom
+ * doubled; a double is harmless anyway, since an entry whose attempt count is stale does nothing.
+ */
+export const WEBHOOK_OVERDUE_SECONDS = WEBHOOK_QUEUE_OPTIONS.expireInSeconds + 600;
+
 /** Creates the queues with their policies; API and workers both call it, whichever starts first. */
 export async function ensureQueues(boss: Pick<PgBoss, "getQueue" | "createQueue">): Promise<void> {
   if (!(await boss.getQueue(QUEUES.captionJobDead))) await boss.createQueue(QUEUES.captionJobDead);

@@ -3,9 +3,9 @@ import { after, before, test } from "node:test";
 import pino from "pino";
 import { Webhook } from "standardwebhooks";
 import { startApiServer } from "@caption/control-plane";
+import { webhookReceiver, type WebhookReceiver } from "@caption/control-plane/testing";
 import { makeSpeechVideo, startTestHttpsServer, type TestHttpsServer } from "@caption/gpu-worker/testing";
 import { startTestService, type TestService } from "../support/test-service.ts";
-import { webhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 // Webhooks end to end: the real API (which sends them) and worker, receivers on loopback over HTTPS
 // with the tests' CA that verify every signature with the standardwebhooks library. Retries run on a

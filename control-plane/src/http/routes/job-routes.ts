@@ -1,6 +1,6 @@
 import type Router from "@koa/router";
 import { isTerminal } from "@caption/shared/api/job";
-import { RenderRequestSchema } from "@caption/shared/api/render-request";
+import { EditedWordSchema, RenderRequestOuterSchema } from "@caption/shared/api/render-request";
 import { SubmissionRequestSchema } from "@caption/shared/api/submission";
 import { cancelJob, pollJob } from "../../services/job-service.ts";
 import { requestRender } from "../../services/render-service.ts";
@@ -14,9 +14,15 @@ import { actFor, authenticate, bearerKey, principalOf } from "../middleware/auth
 import { createValidator } from "../validation.ts";
 
 const submission = createValidator(SubmissionRequestSchema);
-const render = createValidator(RenderRequestSchema);
-// Room for 20 000 edited words (~60 bytes each as JSON, more with long or non-ASCII text).
-const RENDER_BODY_LIMIT = "4mb";
+// A render body is checked in two steps: everything but the words here, then each word (shape and
+// times together) once the source's duration is known, so the first bad word is the one reported.
+const renderBody = createValidator(RenderRequestOuterSchema);
+const editedWord = createValidator(EditedWordSchema);
+const wordShape = (word: unknown, index: number) => editedWord.problemAt(word, `/words/${index}`);
+// Room for the largest legal body: 20 000 words of 100 characters (UTF-16 units), each written as a
+// \uXXXX escape as some clients escape all non-ASCII, with long times: about 13.2 MB, and indented
+// JSON still fits.
+const RENDER_BODY_LIMIT = "16mb";
 const POLL_SECONDS = "5";
 
 /** The authenticated job API: submit, poll, cancel, render again, usage. */
@@ -54,11 +60,11 @@ export function jobRoutes(router: Router<AppState>, deps: AppDeps): void {
   });
 
   router.post("/v1/jobs/:id/renders", write, ...jsonBody({ limit: RENDER_BODY_LIMIT, tooLargeIs413: true }), async (ctx) => {
-    const request = render.parse(ctx.request.body);
+    const request = renderBody.parse(ctx.request.body);
     const idempotencyKey = idempotencyKeyOf(ctx);
     const base = baseUrlOf(ctx, deps.publicBaseUrl);
     const response = await requestRender(
-      { db: deps.db, queue: deps.queue, statusUrl: (id) => `${base}/v1/jobs/${id}`, baseUrl: base },
+      { db: deps.db, queue: deps.queue, statusUrl: (id) => `${base}/v1/jobs/${id}`, baseUrl: base, wordShape },
       { principal: principalOf(ctx.state), sourceJobId: ctx.params.id ?? "", request, idempotencyKey, now: deps.now() },
     );
     ctx.state.log.info({ job_id: response.id, source_job_id: ctx.params.id, replayed: response.replayed }, response.replayed ? "render request replayed" : "render job submitted");

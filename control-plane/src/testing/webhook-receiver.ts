@@ -1,6 +1,11 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { Webhook } from "standardwebhooks";
-import type { TestHttpsServer } from "@caption/gpu-worker/testing";
+
+/** What a receiver needs of a test HTTPS server: this package's (https-server.ts) or the media tests'. */
+export interface RoutingServer {
+  url(path: string): string;
+  route(path: string, handler: (req: IncomingMessage, res: ServerResponse) => unknown): void;
+}
 
 export interface ReceivedWebhook {
   id: string;
@@ -10,6 +15,8 @@ export interface ReceivedWebhook {
   /** Parsed and verified with the endpoint's secret (standardwebhooks, the spec authors' library). */
   payload: { type: string; timestamp: string; data: { id: string } & Record<string, unknown> };
   answered: number | null;
+  /** False once the answer is out or the connection closed: a request never answered stays open until the sender gives up on it. */
+  open: boolean;
 }
 
 export interface WebhookReceiver {
@@ -37,7 +44,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
  * A webhook receiver at `path` of a test HTTPS server: it verifies each request's signature as any
  * receiver would, records it, and answers what `answer` says (a status, or never).
  */
-export function webhookReceiver(server: TestHttpsServer, path: string, answer: Answer = () => 204): WebhookReceiver {
+export function webhookReceiver(server: RoutingServer, path: string, answer: Answer = () => 204): WebhookReceiver {
   const received: ReceivedWebhook[] = [];
   const waiters = new Set<() => void>();
   const receiver: WebhookReceiver = {
@@ -79,7 +86,8 @@ export function webhookReceiver(server: TestHttpsServer, path: string, answer: A
       res.writeHead(401).end();
       return;
     }
-    const request: ReceivedWebhook = { id: headers["webhook-id"] ?? "", timestamp: headers["webhook-timestamp"] ?? "", signature: headers["webhook-signature"] ?? "", body, payload, answered: null };
+    const request: ReceivedWebhook = { id: headers["webhook-id"] ?? "", timestamp: headers["webhook-timestamp"] ?? "", signature: headers["webhook-signature"] ?? "", body, payload, answered: null, open: true };
+    res.once("close", () => (request.open = false));
     const attempt = received.filter((r) => r.id === request.id).length + 1;
     const status = answer(request, attempt);
     received.push(request);
