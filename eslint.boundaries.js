@@ -62,7 +62,22 @@ function layerBlocks(pkg) {
 }
 
 /** One config block per package and per layered folder and depth (no-restricted-imports options do not merge). */
+// no-restricted-imports does not see import(): the same rule for dynamic imports of another package's sources.
+const dynamicImports = {
+  files: ["**/*.ts"],
+  rules: {
+    "no-restricted-syntax": [
+      "error",
+      {
+        selector: `ImportExpression[source.value=/(^|\\/)(${PACKAGES.join("|")})\\/src(\\/|$)|^(\\.\\.\\/)+(${PACKAGES.join("|")})\\//]`,
+        message: "Import another package by its name (@caption/…) through the entry points its package.json exports.",
+      },
+    ],
+  },
+};
+
 export const boundaries = [
+  dynamicImports,
   ...PACKAGES.map((pkg) => ({ files: [`${pkg}/**/*.ts`], rules: rule(packagePatterns(pkg)) })),
   { files: ["scripts/**/*.ts"], rules: rule(packagePatterns("test")) },
   ...Object.keys(LAYERS).flatMap(layerBlocks),

@@ -5,7 +5,7 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import pino from "pino";
 import { startEmbeddedPostgres } from "@caption/control-plane";
-import { ensureTestCa } from "@caption/gpu-worker/testing";
+import { ensureTestCa } from "@caption/shared/testing/test-ca";
 
 const root = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);

@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import type { Job } from "@caption/shared/api/job";
-import { startTestHttpsServer, type TestHttpsServer } from "@caption/gpu-worker/testing";
+import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
 import { startServiceProcess, type ServiceProcess } from "../service-process.ts";
 import type { BenchVideo } from "./bench-videos.ts";
 

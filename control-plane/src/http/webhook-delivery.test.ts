@@ -4,7 +4,7 @@ import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
 import type { JobStatus } from "@caption/shared/api/job";
 import { QUEUES } from "@caption/shared/jobs/catalog";
-import { startLoopbackHttpsServer, type LoopbackHttpsServer } from "../testing/https-server.ts";
+import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
 import { webhookReceiver, type Answer, type WebhookReceiver } from "../testing/webhook-receiver.ts";
 
@@ -17,10 +17,10 @@ import { webhookReceiver, type Answer, type WebhookReceiver } from "../testing/w
 // - a failed attempt is retried an hour later, so a second attempt within the test is a re-queue.
 
 let t: TestApi;
-let server: LoopbackHttpsServer;
+let server: TestHttpsServer;
 
 before(async () => {
-  server = await startLoopbackHttpsServer();
+  server = await startTestHttpsServer();
   t = await startTestApi(
     { ALLOW_PRIVATE_VIDEO_URLS: "true", WEBHOOK_TIMEOUT_SECONDS: "60", WEBHOOK_CONCURRENCY: "2", WEBHOOK_RETRY_BASE_SECONDS: "3600" },
     { webhookSweepMs: 600_000, webhookRequeueMs: 200 },

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { IncomingMessage } from "node:http";
 import { after, before, describe, test } from "node:test";
-import { startLoopbackHttpsServer, type LoopbackHttpsServer } from "../testing/https-server.ts";
+import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
 import { postWebhook, type WebhookPostOptions } from "./webhook-post.ts";
 
 // The send path of a webhook against a real HTTPS server on loopback (the tests' CA, trusted through
@@ -9,7 +9,7 @@ import { postWebhook, type WebhookPostOptions } from "./webhook-post.ts";
 // the endpoint is registered; redirects are failures and never followed; a receiver's answer is read
 // only so far.
 
-let server: LoopbackHttpsServer;
+let server: TestHttpsServer;
 const received: string[] = [];
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -19,7 +19,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 before(async () => {
-  server = await startLoopbackHttpsServer();
+  server = await startTestHttpsServer();
   server.route("/hook", async (req, res) => {
     received.push(await readBody(req));
     res.writeHead(204).end();

@@ -4,5 +4,4 @@ export { apiRequest, type ApiRequestOptions, type ApiResponse } from "./api-requ
 export { assertErrorShape } from "./error-shape.ts";
 export { startTestApi, type TestApi } from "./test-api.ts";
 export { openEventStream, type EventStreamClient, type ServerSentEvent } from "./sse-client.ts";
-export { startLoopbackHttpsServer, type LoopbackHttpsServer, type RouteHandler } from "./https-server.ts";
 export { webhookReceiver, type Answer, type ReceivedWebhook, type RoutingServer, type WebhookReceiver } from "./webhook-receiver.ts";

@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { JobFailure, type JobErrorCode } from "@caption/shared/errors/codes";
-import { startTestHttpsServer, type TestHttpsServer } from "../testing/https-server.ts";
+import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
 import { makeSpeechVideo } from "../testing/speech-video.ts";
-import { ensureTestCa } from "../testing/test-ca.ts";
+import { ensureTestCa } from "@caption/shared/testing/test-ca";
 import { downloadVideo, type DownloadOptions } from "./download.ts";
 
 let server: TestHttpsServer;

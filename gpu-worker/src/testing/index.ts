@@ -1,8 +1,6 @@
-// Media test support other packages use: generated speech videos, hostile media, an HTTPS server with
-// its test CA, canaries, frame and process inspection, word error rate.
+// Media test support other packages use: generated speech videos, hostile media, canaries, frame and
+// process inspection, word error rate.
 export { makeSpeechVideo, makeNonVideoFile, type GeneratedMedia, type SpeechVideoOptions } from "./speech-video.ts";
-export { startTestHttpsServer, type TestHttpsServer, type RouteHandler } from "./https-server.ts";
-export { ensureTestCa, type TestCa } from "./test-ca.ts";
 export { accessTimeCanary, accessTimesWork, fifoCanary, type Canary } from "./canary.ts";
 export { dashManifest, ffconcatScript, hlsPlaylist, truncateAfterIndex, understateMp4Duration } from "./hostile-media.ts";
 export { descendantProcesses, isRunning, type ProcessInfo } from "./process-tree.ts";

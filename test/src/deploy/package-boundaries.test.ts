@@ -18,6 +18,18 @@ describe("the lint rule on package boundaries and layers", () => {
     assert.ok(messages.every((m) => m.ruleId === "no-restricted-imports"), JSON.stringify(messages));
     return messages.length === 0 ? "allowed" : "refused";
   };
+  const dynamicVerdict = async (file: string, specifier: string) => {
+    const [result] = await eslint.lintText(`export const loaded = await import("${specifier}");\n`, { filePath: path.join(REPO_ROOT, file) });
+    const messages = result?.messages ?? [];
+    assert.ok(messages.every((m) => m.ruleId === "no-restricted-syntax"), JSON.stringify(messages));
+    return messages.length === 0 ? "allowed" : "refused";
+  };
+  test("dynamic imports follow the same rule between packages", async () => {
+    assert.equal(await dynamicVerdict("test/src/e2e/x.test.ts", "../../../gpu-worker/src/testing/https-server.ts"), "refused");
+    assert.equal(await dynamicVerdict("test/src/e2e/x.test.ts", "@caption/gpu-worker/src/testing/speech-video.ts"), "refused");
+    assert.equal(await dynamicVerdict("test/src/e2e/x.test.ts", "@caption/gpu-worker/testing"), "allowed");
+    assert.equal(await dynamicVerdict("test/src/e2e/x.test.ts", "../support/test-service.ts"), "allowed");
+  });
   const cases: [file: string, specifier: string, expected: "allowed" | "refused"][] = [
     // between packages
     ["control-plane/src/services/x.ts", "@caption/gpu-worker", "refused"],

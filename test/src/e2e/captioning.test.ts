@@ -5,7 +5,8 @@ import { after, before, describe, test } from "node:test";
 import type { Transcript } from "@caption/shared/api/transcript";
 import { probeMedia } from "@caption/gpu-worker/media";
 import { parseSrt } from "@caption/gpu-worker/subtitles";
-import { wordErrorRate, startTestHttpsServer, type TestHttpsServer, makeSpeechVideo } from "@caption/gpu-worker/testing";
+import { wordErrorRate, makeSpeechVideo } from "@caption/gpu-worker/testing";
+import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
 import { frameAt, maxRowDifference } from "../support/frames.ts";
 import { startTestService, type TestService } from "../support/test-service.ts";
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { startTestHttpsServer, type TestHttpsServer, makeNonVideoFile, makeSpeechVideo } from "@caption/gpu-worker/testing";
+import { makeNonVideoFile, makeSpeechVideo } from "@caption/gpu-worker/testing";
+import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
 import { startTestService, type TestService } from "../support/test-service.ts";
 
 let service: TestService;

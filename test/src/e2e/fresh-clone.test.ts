@@ -10,7 +10,8 @@ import { after, before, test } from "node:test";
 import type { Job } from "@caption/shared/api/job";
 import { probeMedia } from "@caption/gpu-worker/media";
 import { REPO_ROOT } from "../fixtures/repo-paths.ts";
-import { startTestHttpsServer, type TestHttpsServer, makeSpeechVideo } from "@caption/gpu-worker/testing";
+import { makeSpeechVideo } from "@caption/gpu-worker/testing";
+import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
 import { apiRequest } from "@caption/control-plane/testing";
 import { copyRepositoryToPrivateHome, newcomerEnv, npm, npmStart, type StartedService } from "../support/fresh-clone.ts";
 

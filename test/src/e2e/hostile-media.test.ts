@@ -10,7 +10,8 @@ import pino from "pino";
 import type { Job } from "@caption/shared/api/job";
 import { probeMedia, runFfmpeg } from "@caption/gpu-worker/media";
 import { startCaptionWorker } from "@caption/gpu-worker";
-import { accessTimeCanary, accessTimesWork, fifoCanary, type Canary, dashManifest, ffconcatScript, hlsPlaylist, truncateAfterIndex, understateMp4Duration, startTestHttpsServer, type TestHttpsServer, makeSpeechVideo } from "@caption/gpu-worker/testing";
+import { accessTimeCanary, accessTimesWork, fifoCanary, type Canary, dashManifest, ffconcatScript, hlsPlaylist, truncateAfterIndex, understateMp4Duration, makeSpeechVideo } from "@caption/gpu-worker/testing";
+import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
 import { startTestService, type TestService } from "../support/test-service.ts";
 
 const TEXT = "This clip says one thing and its header says another.";

@@ -5,7 +5,8 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import pino from "pino";
 import { CANCEL_POLL_MS } from "@caption/gpu-worker";
-import { descendantProcesses, startTestHttpsServer, type TestHttpsServer, makeSpeechVideo } from "@caption/gpu-worker/testing";
+import { descendantProcesses, makeSpeechVideo } from "@caption/gpu-worker/testing";
+import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
 import { spawnService, type LogEntry, type ServiceProcess } from "../support/service-process.ts";
 import { startTestService, type TestService } from "../support/test-service.ts";
 

@@ -10,8 +10,8 @@ await import("@caption/shared/telemetry/register");
 const { startTelemetry } = await import("@caption/shared/telemetry/telemetry");
 const { STAGE_NAMES } = await import("@caption/shared/telemetry/caption-metrics");
 const { startTestService } = await import("../support/test-service.ts");
-const { startTestHttpsServer } = await import("../../../gpu-worker/src/testing/https-server.ts");
-const { makeSpeechVideo } = await import("../../../gpu-worker/src/testing/speech-video.ts");
+const { startTestHttpsServer } = await import("@caption/shared/testing/https-server");
+const { makeSpeechVideo } = await import("@caption/gpu-worker/testing");
 
 const spans = new InMemorySpanExporter();
 const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);

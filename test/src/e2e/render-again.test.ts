@@ -7,7 +7,8 @@ import pino from "pino";
 import type { Job } from "@caption/shared/api/job";
 import type { Transcript } from "@caption/shared/api/transcript";
 import { assFilter, linkBundledFonts, parseSrt } from "@caption/gpu-worker/subtitles";
-import { grayFrame, makeSpeechVideo, parseWebVtt, startTestHttpsServer, type TestHttpsServer } from "@caption/gpu-worker/testing";
+import { grayFrame, makeSpeechVideo, parseWebVtt } from "@caption/gpu-worker/testing";
+import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
 import { frameAt, maxRowDifference } from "../support/frames.ts";
 import { startTestService, type TestService } from "../support/test-service.ts";
 

@@ -4,7 +4,8 @@ import pino from "pino";
 import { Webhook } from "standardwebhooks";
 import { startApiServer } from "@caption/control-plane";
 import { webhookReceiver, type WebhookReceiver } from "@caption/control-plane/testing";
-import { makeSpeechVideo, startTestHttpsServer, type TestHttpsServer } from "@caption/gpu-worker/testing";
+import { makeSpeechVideo } from "@caption/gpu-worker/testing";
+import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
 import { startTestService, type TestService } from "../support/test-service.ts";
 
 // Webhooks end to end: the real API (which sends them) and worker, receivers on loopback over HTTPS
