@@ -47,6 +47,9 @@ export const CAPTION_QUEUE_OPTIONS = {
   retryBackoff: true,
   deleteAfterSeconds: 7 * 24 * 3600,
   deadLetter: QUEUES.captionJobDead,
+  // Creating a job NOTIFYs, so an idle worker (started with useListenNotify) picks it up at once
+  // rather than at its next poll; polling stays as the backstop.
+  notify: true,
 } as const;
 
 /**
@@ -71,9 +74,12 @@ export const WEBHOOK_QUEUE_OPTIONS = {
 export const WEBHOOK_OVERDUE_SECONDS = WEBHOOK_QUEUE_OPTIONS.expireInSeconds + 600;
 
 /** Creates the queues with their policies; API and workers both call it, whichever starts first. */
-export async function ensureQueues(boss: Pick<PgBoss, "getQueue" | "createQueue">): Promise<void> {
+export async function ensureQueues(boss: Pick<PgBoss, "getQueue" | "createQueue" | "updateQueue">): Promise<void> {
   if (!(await boss.getQueue(QUEUES.captionJobDead))) await boss.createQueue(QUEUES.captionJobDead);
-  if (!(await boss.getQueue(QUEUES.captionJob))) await boss.createQueue(QUEUES.captionJob, { ...CAPTION_QUEUE_OPTIONS });
+  const captionQueue = await boss.getQueue(QUEUES.captionJob);
+  if (!captionQueue) await boss.createQueue(QUEUES.captionJob, { ...CAPTION_QUEUE_OPTIONS });
+  // A queue created by an older release has no notify.
+  else if (!captionQueue.notify) await boss.updateQueue(QUEUES.captionJob, { notify: true });
   if (!(await boss.getQueue(QUEUES.expireFiles))) await boss.createQueue(QUEUES.expireFiles, { retryLimit: 1 });
   if (!(await boss.getQueue(QUEUES.webhookDelivery))) await boss.createQueue(QUEUES.webhookDelivery, { ...WEBHOOK_QUEUE_OPTIONS });
 }
