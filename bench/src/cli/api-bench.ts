@@ -9,7 +9,7 @@ import { apiScenarios, seedJobs } from "../api/api-scenarios.ts";
 import { checkApiTargets } from "../api/api-targets.ts";
 import { runLoad } from "../api/run-load.ts";
 import { summarize, type ScenarioSummary } from "../api/scenario-summary.ts";
-import { treeCpuMs } from "../api/tree-cpu.ts";
+import { treeCpuMs } from "../pipeline/tree-cpu.ts";
 import { startWaitSampler, type WaitSample } from "../api/wait-sampler.ts";
 import { createBenchKey } from "../bench-key.ts";
 import { makeWorkDir, startServiceProcess, type ServiceProcess } from "../service-process.ts";

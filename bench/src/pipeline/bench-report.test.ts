@@ -100,10 +100,11 @@ test("two jobs at a time: measured where that length ran so, else one-at-a-time 
 });
 
 test("the result matches its schema, and the report and chart show every job and preset", () => {
-  const full = result([job("portrait", 60, 40_000), job("landscape", 60, 41_000)]);
+  // 52.5 s of CPU over 2 cores against a 21 s floor: no job could come in under 1.25 × the floor; an older result has no CPU time.
+  const full = result([{ ...job("portrait", 60, 40_000), cpu_ms: 52_500 }, job("landscape", 60, 41_000)]);
   assert.ok(Value.Check(BenchResultSchema, full), JSON.stringify([...Value.Errors(BenchResultSchema, full)].slice(0, 2)));
   const markdown = summaryMarkdown(full, "chart.svg");
-  for (const text of ["![stage breakdown](chart.svg)", "| portrait 1080x1920 60 s | highlight | 40.0 |", "| highlight | 23.0 | 11.0 | 1.15 | 0.100 | 1.10 | 150 | 300 | 1.20 | 0.96 |", "| elegant | 22.0 | 11.0 | 1.10 | – | 1.10 | 900 | 300 | 1.00 | 1.10 ¹ |", "¹ The ASS script leaves out elegant: the rise (words only fade in).", "**FAIL**", "H100 and H200 have no NVENC"]) {
+  for (const text of ["![stage breakdown](chart.svg)", "| portrait 1080x1920 60 s | highlight | 40.0 |", "| 21.0 | 1.90 | 52.5 | 40.0 | 1.25 | 400 | 300 |", "| 21.0 | 1.95 | – | 40.0 | – | 400 | 300 |", "least job / floor on 2 cores", "| highlight | 23.0 | 11.0 | 1.15 | 0.100 | 1.10 | 150 | 300 | 1.20 | 0.96 |", "| elegant | 22.0 | 11.0 | 1.10 | – | 1.10 | 900 | 300 | 1.00 | 1.10 ¹ |", "¹ The ASS script leaves out elegant: the rise (words only fade in).", "**FAIL**", "H100 and H200 have no NVENC"]) {
     assert.ok(markdown.includes(text), `missing ${text}`);
   }
   const svg = stageChartSvg(full);

@@ -29,6 +29,8 @@ export const JobRunSchema = Type.Object({
   peak_rss_bytes: Type.Integer({ minimum: 0 }),
   rss_at_peak: Type.Record(Type.String(), Type.Integer({ minimum: 0 })),
   frames_drawn: Type.Integer({ minimum: 0 }),
+  /** CPU time of the service's process tree (API, worker, its ffmpeg and recognizer, PostgreSQL) from submit to completed. Absent in older results. */
+  cpu_ms: Type.Optional(Ms),
   floor: Cost,
 });
 
@@ -122,6 +124,14 @@ export type ConcurrentRun = Static<typeof ConcurrentRunSchema>;
 export type CapacityRow = Static<typeof CapacityRowSchema>;
 export type Clip = Static<typeof ClipSchema>;
 export type CostMeasurement = Static<typeof Cost>;
+
+/**
+ * The least whole job ÷ floor wall this job's CPU time allows on `cores` cores: what it would be if every
+ * core were busy from submit to completed. Null for older results without the job's CPU time.
+ */
+export function cpuBoundJobToFloor(job: JobRun, cores: number): number | null {
+  return job.cpu_ms === undefined ? null : job.cpu_ms / cores / job.floor.wall_ms;
+}
 
 /** libass burn-in CPU ÷ the sweep's floor; null where this preset was not burned in with libass. */
 export function libassToFloor(sweep: PresetSweep, run: RenderRun): number | null {

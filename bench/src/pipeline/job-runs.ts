@@ -8,6 +8,7 @@ import type { JobRun } from "./bench-result.ts";
 import { clipOf, type BenchVideo } from "./bench-videos.ts";
 import { measureFloor } from "./floor-encode.ts";
 import type { ProgressBar } from "./progress-bar.ts";
+import { treeCpuMs } from "./tree-cpu.ts";
 import { sampleTreeMemory } from "./tree-memory.ts";
 
 export interface JobRunsOptions {
@@ -38,10 +39,12 @@ export async function measureJobs(options: JobRunsOptions): Promise<{ engine: st
       const video = videos.get(videoKey(clip))!;
       progress.start(stepLabel.job(clip));
       const memory = sampleTreeMemory(service.pid, { exclude: (command) => command === "postgres" });
+      const cpuBefore = await treeCpuMs(service.pid);
       const started = performance.now();
       const id = await submitJob(service, key, { video_url: videoUrl(videoKey(clip)), preset: JOB_PRESET });
       const job = await waitForJob(service, key, id, (percent) => progress.advance(percent / 100));
       const wallMs = Math.round(performance.now() - started);
+      const cpuAfter = await treeCpuMs(service.pid);
       const peak = await memory.stop();
       if (job.status !== "completed") throw new Error(`job ${id} ended ${job.status}: ${JSON.stringify(job.error)}; see ${service.logFile}`);
       const completion = await service.waitForLine((entry) => entry.msg === "job completed" && entry.job_id === id);
@@ -58,6 +61,7 @@ export async function measureJobs(options: JobRunsOptions): Promise<{ engine: st
         peak_rss_bytes: peak.peakBytes,
         rss_at_peak: peak.atPeak,
         frames_drawn: Number(completion.frames_drawn ?? 0),
+        cpu_ms: Math.round(cpuAfter.rootMs + cpuAfter.descendantsMs - cpuBefore.rootMs - cpuBefore.descendantsMs),
         floor,
       });
     }

@@ -1,4 +1,4 @@
-import { libassToFloor, oursToLibass, type BenchResult } from "./bench-result.ts";
+import { cpuBoundJobToFloor, libassToFloor, oursToLibass, type BenchResult } from "./bench-result.ts";
 import { STAGE_ORDER } from "./stage-chart-svg.ts";
 
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
@@ -10,6 +10,10 @@ const table = (header: readonly string[], rows: readonly (readonly (string | num
 /** The human-readable report written next to the JSON (and pasted into the README's Performance section). */
 export function summaryMarkdown(result: BenchResult, chartFile: string): string {
   const { machine } = result;
+  const leastRatio = (job: BenchResult["jobs"][number]) => {
+    const least = cpuBoundJobToFloor(job, machine.cpus);
+    return least === null ? "–" : ratio(least);
+  };
   const parts: string[] = [
     `# Pipeline benchmark, ${result.mode} run, ${result.started_at}`,
     "",
@@ -25,7 +29,7 @@ export function summaryMarkdown(result: BenchResult, chartFile: string): string 
     `![stage breakdown](${chartFile})`,
     "",
     table(
-      ["video", "preset", "job s", ...STAGE_ORDER.map((s) => `${s} s`), "floor s", "job / floor", "peak RSS MiB", "frames drawn"],
+      ["video", "preset", "job s", ...STAGE_ORDER.map((s) => `${s} s`), "floor s", "job / floor", "job CPU s", "floor CPU s", `least job / floor on ${machine.cpus} cores`, "peak RSS MiB", "frames drawn"],
       result.jobs.map((job) => [
         `${job.clip.orientation} ${job.clip.width}x${job.clip.height} ${job.clip.duration_seconds.toFixed(0)} s`,
         job.preset,
@@ -33,10 +37,15 @@ export function summaryMarkdown(result: BenchResult, chartFile: string): string 
         ...STAGE_ORDER.map((stage) => seconds(job.stage_ms[stage] ?? 0)),
         seconds(job.floor.wall_ms),
         ratio(job.wall_ms / job.floor.wall_ms),
+        job.cpu_ms === undefined ? "–" : seconds(job.cpu_ms),
+        seconds(job.floor.cpu_ms),
+        leastRatio(job),
         (job.peak_rss_bytes / 2 ** 20).toFixed(0),
         job.frames_drawn,
       ]),
     ),
+    "",
+    `Job CPU: the service's processes (API, worker, its ffmpeg and recognizer, PostgreSQL) from submit to completed. Least job / floor: that CPU time spread over all ${machine.cpus} cores, ÷ the floor's wall time — the ratio a job could reach if no core ever waited, so a job whose least ratio is over its target cannot meet it on this machine by scheduling alone.`,
     "",
     "Floor: plain ffmpeg decode + re-encode of the same input, same encoder settings, no captions. libass: ffmpeg's subtitles filter burning in the same cues as an ASS script (gpu-worker/src/subtitles/ass), same encoder settings.",
     "",

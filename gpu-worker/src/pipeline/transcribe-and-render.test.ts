@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import pino from "pino";
 import type { JobRow } from "@caption/shared/db/tables";
+import { JobFailure } from "@caption/shared/errors/codes";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { createPocketsphinxEngine } from "../asr/pocketsphinx-engine.ts";
@@ -21,6 +22,7 @@ import { createLocalResultStore } from "../storage/local-result-store.ts";
 import { cuesToSrt } from "../subtitles/srt.ts";
 import { cuesToVtt } from "../subtitles/vtt.ts";
 import { traceAttempt } from "../telemetry/attempt-tracing.ts";
+import { descendantProcesses } from "../testing/process-tree.ts";
 import { makeSpeechVideo } from "../testing/speech-video.ts";
 import type { AttemptContext, PipelineDeps } from "./job-attempt.ts";
 import { advanceJob } from "./job-transitions.ts";
@@ -78,6 +80,14 @@ function attemptContext(job: JobRow, deps: PipelineDeps, tracing: AttemptContext
   };
 }
 
+function pipelineDeps(speech: SpeechEngine): PipelineDeps {
+  return {
+    db: database.db, store: createLocalResultStore(join(dir, "store")), engine: speech, encoder: LOSSLESS, decoder: SOFTWARE_DECODER, logger: pino({ level: "silent" }),
+    ffmpegPath: "ffmpeg", ffprobePath: "ffprobe", allowPrivateAddresses: false, workDir: dir,
+    limits: { download: { totalTimeoutMs: 60_000, minBytesPerSecond: 0, throughputWindowMs: 1000 }, probeTimeoutMs: 15_000, deadline: { baseSeconds: 600, perVideoSecond: 1 } },
+  };
+}
+
 for (const preset of ["highlight", "smash"] as const) {
   test(`${preset}: recognition and render at once give the words, SRT, WebVTT and frames of recognition then render`, async () => {
     const video = await makeSpeechVideo({ text: TEXT, width: 540, height: 960, fps: 30 });
@@ -94,11 +104,7 @@ for (const preset of ["highlight", "smash"] as const) {
     await renderCaptionedVideo({ inputPath: video.path, outputPath: reference, cues: sequentialCues, style, media, encoder: LOSSLESS });
 
     const attemptDir = await mkdtemp(join(dir, `${preset}-`));
-    const deps: PipelineDeps = {
-      db: database.db, store: createLocalResultStore(join(dir, "store")), engine, encoder: LOSSLESS, decoder: SOFTWARE_DECODER, logger: pino({ level: "silent" }),
-      ffmpegPath: "ffmpeg", ffprobePath: "ffprobe", allowPrivateAddresses: false, workDir: dir,
-      limits: { download: { totalTimeoutMs: 60_000, minBytesPerSecond: 0, throughputWindowMs: 1000 }, probeTimeoutMs: 15_000, deadline: { baseSeconds: 600, perVideoSecond: 1 } },
-    };
+    const deps = pipelineDeps(engine);
     const job = await loadJob(database.db, jobId);
     assert.ok(job);
     const overlapped = await traceAttempt(jobId, undefined, (tracing) =>
@@ -114,3 +120,48 @@ for (const preset of ["highlight", "smash"] as const) {
     assert.equal(await jobStatus(database.db, jobId), "rendering");
   });
 }
+
+// A speech engine that does `then` instead of recognising: by then the render's ffmpeg is running, waiting on the cues.
+function failingEngine(then: () => Promise<never>): SpeechEngine {
+  return { ...engine, transcribe: () => then() };
+}
+
+async function stopTest(name: string, speech: SpeechEngine, work: AbortSignal): Promise<unknown> {
+  const video = await makeSpeechVideo({ text: TEXT, width: 540, height: 960, fps: 30 });
+  const media = await probeMedia(video.path);
+  const style = resolveStyle({ preset: "highlight", video: { width: media.width, height: media.height } });
+  const jobId = `job_${name}`;
+  await database.db.insertInto("jobs").values({ id: jobId, account_id: "acct_1", status: "ingesting", video_url: "https://a/b.mp4", preset: "highlight", language: null, style: "{}", max_duration_seconds: 600 }).execute();
+  const job = await loadJob(database.db, jobId);
+  assert.ok(job);
+  const attemptDir = await mkdtemp(join(dir, `${name}-`));
+  const outcome = await traceAttempt(jobId, undefined, (tracing) =>
+    transcribeAndRender(attemptContext(job, pipelineDeps(speech), tracing, attemptDir), { sourcePath: video.path, media, style, seconds: Math.ceil(media.durationSeconds), language: "en", work, band: [12, 95] }),
+  ).then(
+    () => assert.fail("the attempt should have stopped"),
+    (error: unknown) => error,
+  );
+  // Both sides have settled before the attempt ends: no ffmpeg (render or audio decode) outlives it.
+  assert.deepEqual(descendantProcesses(process.pid).filter((p) => p.name === "ffmpeg"), []);
+  return outcome;
+}
+
+test("a recognition failure stops the render, and the attempt ends with the recognition's error", async () => {
+  const broken = new Error("the recognizer broke");
+  const outcome = await stopTest("asr_fails", failingEngine(() => Promise.reject(broken)), new AbortController().signal);
+  assert.ok(outcome instanceof JobFailure);
+  assert.equal(outcome.code, "TRANSCRIPTION_FAILED");
+  assert.equal(outcome.cause, broken);
+});
+
+test("the attempt's signal (a cancel, the deadline) stops recognition and the render at once", async () => {
+  const work = new AbortController();
+  const reason = new Error("canceled");
+  // The abort comes mid-recognition, with the render under way.
+  const hanging = failingEngine(() => {
+    work.abort(reason);
+    return new Promise<never>((_resolve, reject) => reject(work.signal.reason));
+  });
+  const outcome = await stopTest("canceled", hanging, work.signal);
+  assert.equal(outcome, reason);
+});

@@ -1,11 +1,11 @@
 import { readdir, readFile } from "node:fs/promises";
-import { parseProcStatCpu } from "../pipeline/cpu-clock.ts";
-import { splitProcStat } from "../pipeline/proc-stat.ts";
+import { parseProcStatCpu } from "./cpu-clock.ts";
+import { splitProcStat } from "./proc-stat.ts";
 
 export interface TreeCpu {
-  /** The root process alone (the API's node process). */
+  /** The root process alone (the API's, or the service's, node process). */
   rootMs: number;
-  /** Every other process under it (the embedded PostgreSQL's server and backends). */
+  /** Every other process under it (the embedded PostgreSQL's server and backends, a worker's ffmpeg and recognizer). */
   descendantsMs: number;
 }
 
