@@ -48,15 +48,19 @@ export function stageChartSvg(result: BenchResult): string {
   for (const job of result.jobs) {
     const label = `${job.clip.orientation} ${job.clip.duration_seconds.toFixed(0)} s ${job.preset}`;
     parts.push(`<text x="${LEFT - 8}" y="${y + 16}" text-anchor="end" ${FONT}>${escape(label)}</text>`);
+    const bar = (stage: StageName, from: number, share: number, height: number) =>
+      `<rect x="${fixed(jobX(from))}" y="${y + 4}" width="${fixed(jobX(from + share) - jobX(from))}" height="${height}" fill="${STAGE_COLORS[stage]}"><title>${stage}: ${((job.stage_ms[stage] ?? 0) / 1000).toFixed(1)} s</title></rect>`;
+    const shareOf = (stage: StageName) => (job.stage_ms[stage] ?? 0) / job.floor.wall_ms;
     let at = 0;
+    let renderStart = 0;
     for (const stage of STAGE_ORDER) {
-      const share = (job.stage_ms[stage] ?? 0) / job.floor.wall_ms;
-      if (share <= 0) continue;
-      // Recognition runs beside the render: a thin bar over the start of the render's, not a stage before it.
-      const beside = stage === "transcribe";
-      parts.push(`<rect x="${fixed(jobX(at))}" y="${y + 4}" width="${fixed(jobX(at + share) - jobX(at))}" height="${beside ? (ROW - 8) / 3 : ROW - 8}" fill="${STAGE_COLORS[stage]}"><title>${stage}: ${((job.stage_ms[stage] ?? 0) / 1000).toFixed(1)} s</title></rect>`);
-      if (!beside) at += share;
+      if (stage === "render") renderStart = at;
+      // Recognition runs beside the render: drawn below as a thin bar over the render's start, not a stage before it.
+      if (stage === "transcribe" || shareOf(stage) <= 0) continue;
+      parts.push(bar(stage, at, shareOf(stage), ROW - 8));
+      at += shareOf(stage);
     }
+    if (shareOf("transcribe") > 0) parts.push(bar("transcribe", renderStart, shareOf("transcribe"), (ROW - 8) / 3));
     const overhead = job.wall_ms / job.floor.wall_ms - at;
     if (overhead > 0) parts.push(`<rect x="${fixed(jobX(at))}" y="${y + 4}" width="${fixed(jobX(at + overhead) - jobX(at))}" height="${ROW - 8}" fill="#bbb"><title>queue, polling and API: ${((job.wall_ms - at * job.floor.wall_ms) / 1000).toFixed(1)} s</title></rect>`);
     parts.push(marker(jobX(1), y + 4, ROW - 8, "#333", "the floor"));
@@ -74,7 +78,9 @@ export function stageChartSvg(result: BenchResult): string {
   parts.push(`<text x="${LEFT}" y="${y + 10}" ${FONT}>thin bar: recognition, beside the render; black line: the floor; dashed red: ${PIPELINE_TARGETS.jobToFloor} × floor (the target)</text>`);
   y += 40;
 
-  parts.push(`<text x="10" y="${y}" ${FONT} font-weight="bold">Render + encode CPU time per preset, in multiples of the floor (dashed: the targets, ${PIPELINE_TARGETS.renderToFloorStill} × for still presets, ${PIPELINE_TARGETS.renderToFloorAnimated} × for animated ones)</text>`);
+  parts.push(`<text x="10" y="${y}" ${FONT} font-weight="bold">Render + encode CPU time per preset, in multiples of the floor</text>`);
+  y += 16;
+  parts.push(`<text x="10" y="${y}" ${FONT}>dotted: the target for presets still between words, ${PIPELINE_TARGETS.renderToFloorStill} ×; dashed: for animated ones, ${PIPELINE_TARGETS.renderToFloorAnimated} ×</text>`);
   y += 10;
   const ratios = result.presets.flatMap((sweep) => sweep.runs.flatMap((run) => [run.cpu_ratio_to_floor, libassToFloor(sweep, run) ?? 0]));
   const presetMax = Math.max(1.3, ...ratios) * 1.05;
