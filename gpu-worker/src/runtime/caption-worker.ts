@@ -61,8 +61,8 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
       await assertMigrated(db);
       return registerWorker(db, workerId, engine, log);
     }, wait);
-    // LISTEN/NOTIFY wakes an idle worker the moment a job is queued (on PgBouncer in transaction mode
-    // pg-boss warns and polls instead).
+    // LISTEN/NOTIFY wakes an idle worker the moment a job is queued; the poll stays every second, as
+    // without it, for where notifications cannot arrive (a PgBouncer in transaction mode).
     const bossOptions = { monitorIntervalSeconds: SUPERVISE_SECONDS, superviseIntervalSeconds: SUPERVISE_SECONDS, useListenNotify: true };
     const boss = await waitForDatabase(() => startQueueClient(databaseUrl, bossOptions, { max: 4, connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }, log), wait);
     return { registration, boss };
@@ -97,7 +97,7 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
 
   await boss.work(
     QUEUES.captionJob,
-    { localConcurrency: env.WORKER_CONCURRENCY, batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 5, heartbeatRefreshSeconds: HEARTBEAT_REFRESH_SECONDS },
+    { localConcurrency: env.WORKER_CONCURRENCY, batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, heartbeatRefreshSeconds: HEARTBEAT_REFRESH_SECONDS },
     async ([job]: JobWithMetadata<CaptionJobPayload>[]) => {
       if (!job) return;
       if (!Value.Check(CaptionJobPayloadSchema, job.data)) {
