@@ -1,14 +1,14 @@
 import type { Canvas, SKRSContext2D } from "@napi-rs/canvas";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import type { CaptionAnimation, CaptionFrame, LineLook } from "./animations/caption-animation.ts";
-import { backgroundShapes, type BackgroundShape } from "./background-shapes.ts";
+import { backgroundShapes } from "./background-shapes.ts";
 import type { Band, PixelArea } from "./band-layout.ts";
 import { captionGeometry, type CaptionGeometry } from "./caption-geometry.ts";
 import type { CueLayout } from "./caption-layout.ts";
 import { ComposedWords } from "./composed-words.ts";
 import { registerBundledFonts } from "./fonts.ts";
 import { drawn, overlaps, repaintArea, shadowReach, wordBounds, type CaptionState } from "./repaint-area.ts";
-import { beginRegion, grown, ScratchCanvases, widened } from "./scratch-canvases.ts";
+import { beginRegion, grown, ScratchCanvases, widened, type ScratchPurpose } from "./scratch-canvases.ts";
 import { drawWordsText, outlineWidth } from "./word-text.ts";
 import type { PixelPatch } from "./yuva-picture.ts";
 
@@ -106,19 +106,12 @@ export class CaptionPainter {
         // Text reaching the region's shadow lies up to the shadow's reach beyond it.
         const reach = shadowReach(this.#geometry);
         const textRegion = grown(region, Math.ceil(reach.x) + CLIP_MARGIN, Math.ceil(reach.y) + CLIP_MARGIN);
-        const textLayer = this.#scratch.get("text", textRegion.width, textRegion.height);
-        const textCtx = textLayer.getContext("2d");
-        beginRegion(textCtx, this.#band, textRegion);
-        this.#drawText(textCtx, caption, this.#wordsIn(layout, frame, textRegion), textRegion);
-        textCtx.restore();
-        ctx.save();
-        ctx.setTransform(1, 0, 0, 1, 0, 0);
-        ctx.shadowColor = this.#style.shadow.color;
-        ctx.shadowBlur = shadow.blur;
-        ctx.shadowOffsetX = shadow.dx;
-        ctx.shadowOffsetY = shadow.dy;
-        ctx.drawImage(textLayer, textRegion.x - region.x, textRegion.y - region.y);
-        ctx.restore();
+        this.#throughLayer(ctx, "text", textRegion, region, (textCtx) => this.#drawText(textCtx, caption, this.#wordsIn(layout, frame, textRegion), textRegion), (shadowed) => {
+          shadowed.shadowColor = this.#style.shadow.color;
+          shadowed.shadowBlur = shadow.blur;
+          shadowed.shadowOffsetX = shadow.dx;
+          shadowed.shadowOffsetY = shadow.dy;
+        });
       }
     }
     ctx.restore();
@@ -127,15 +120,10 @@ export class CaptionPainter {
 
   #drawBackground(ctx: SKRSContext2D, layout: CueLayout, lineLooks: readonly LineLook[] | undefined): void {
     // Rectangles of one opacity share a path: where line backgrounds overlap they fill once, not twice as dark.
-    const byOpacity = new Map<number, BackgroundShape[]>();
-    for (const shape of backgroundShapes(layout, lineLooks, this.#style.background.type, this.#geometry)) {
-      const group = byOpacity.get(shape.opacity);
-      if (group) group.push(shape);
-      else byOpacity.set(shape.opacity, [shape]);
-    }
-    for (const [opacity, shapes] of byOpacity) {
+    const shapes = backgroundShapes(layout, lineLooks, this.#style.background.type, this.#geometry);
+    for (const [opacity, group] of Map.groupBy(shapes, (shape) => shape.opacity)) {
       ctx.beginPath();
-      for (const { rect, radius } of shapes) ctx.roundRect(rect.x, rect.y, rect.width, rect.height, radius);
+      for (const { rect, radius } of group) ctx.roundRect(rect.x, rect.y, rect.width, rect.height, radius);
       ctx.save();
       ctx.globalAlpha = this.#style.background.opacity * opacity;
       ctx.fillStyle = this.#style.background.color;
@@ -162,14 +150,23 @@ export class CaptionPainter {
       composed.drawShadows(ctx, layout, frame, indices);
       return;
     }
-    const layer = this.#scratch.get("shadow", region.width, region.height);
+    this.#throughLayer(ctx, "shadow", region, region, (layerCtx) => composed.drawShadows(layerCtx, layout, frame, indices));
+  }
+
+  /**
+   * `draw` on a scratch layer covering `layerRegion` (band pixels), then the layer laid onto `ctx`, whose drawing
+   * area is `region`, with what `composite` sets (a shadow, an opacity).
+   */
+  #throughLayer(ctx: SKRSContext2D, purpose: ScratchPurpose, layerRegion: PixelArea, region: PixelArea, draw: (layerCtx: SKRSContext2D) => void, composite?: (ctx: SKRSContext2D) => void): void {
+    const layer = this.#scratch.get(purpose, layerRegion.width, layerRegion.height);
     const layerCtx = layer.getContext("2d");
-    beginRegion(layerCtx, this.#band, region);
-    composed.drawShadows(layerCtx, layout, frame, indices);
+    beginRegion(layerCtx, this.#band, layerRegion);
+    draw(layerCtx);
     layerCtx.restore();
     ctx.save();
     ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.drawImage(layer, 0, 0);
+    composite?.(ctx);
+    ctx.drawImage(layer, layerRegion.x - region.x, layerRegion.y - region.y);
     ctx.restore();
   }
 
@@ -191,36 +188,21 @@ export class CaptionPainter {
    * layer and laid down at that opacity, so a dimmed word's outline does not show through its own fill.
    */
   #drawText(ctx: SKRSContext2D, { layout, frame }: CaptionState, indices: readonly number[], region: PixelArea): void {
-    let asText = indices;
     const composed = this.#composed;
-    if (composed !== null) {
-      composed.drawWords(ctx, layout, frame, indices.filter((i) => composed.pictured(frame.words[i]!)));
-      asText = indices.filter((i) => !composed.pictured(frame.words[i]!));
-    }
-    const byOpacity = new Map<number, number[]>();
-    for (const i of asText) {
-      const opacity = frame.words[i]!.opacity;
-      const group = byOpacity.get(opacity);
-      if (group) group.push(i);
-      else byOpacity.set(opacity, [i]);
-    }
+    const pictured: number[] = [];
+    const asText: number[] = [];
+    for (const i of indices) (composed?.pictured(frame.words[i]!) ? pictured : asText).push(i);
+    composed?.drawWords(ctx, layout, frame, pictured);
     const outline = outlineWidth(this.#geometry, layout);
     const words = (group: readonly number[]) => group.map((i) => [layout.words[i]!, frame.words[i]!] as const);
-    for (const [opacity, group] of byOpacity) {
+    for (const [opacity, group] of Map.groupBy(asText, (i) => frame.words[i]!.opacity)) {
       if (opacity >= 1) {
         drawWordsText(ctx, this.#style, layout, words(group), outline);
         continue;
       }
-      const layer = this.#scratch.get("group", region.width, region.height);
-      const layerCtx = layer.getContext("2d");
-      beginRegion(layerCtx, this.#band, region);
-      drawWordsText(layerCtx, this.#style, layout, words(group), outline);
-      layerCtx.restore();
-      ctx.save();
-      ctx.setTransform(1, 0, 0, 1, 0, 0);
-      ctx.globalAlpha = opacity;
-      ctx.drawImage(layer, 0, 0);
-      ctx.restore();
+      this.#throughLayer(ctx, "group", region, region, (layerCtx) => drawWordsText(layerCtx, this.#style, layout, words(group), outline), (faded) => {
+        faded.globalAlpha = opacity;
+      });
     }
   }
 }

@@ -4,6 +4,7 @@ import { backgroundShapes } from "./background-shapes.ts";
 import type { Band, PixelArea } from "./band-layout.ts";
 import { EDGE_SPILL, type CaptionGeometry, type Edges, type Rect } from "./caption-geometry.ts";
 import type { CueLayout, PlacedWord } from "./caption-layout.ts";
+import { outlineWidth, wordCentre } from "./word-text.ts";
 
 /** A cue's caption as it looks at one instant. */
 export interface CaptionState {
@@ -34,7 +35,7 @@ export function shadowReach(geometry: CaptionGeometry): { x: number; y: number }
 export function stillWordInk(layout: CueLayout, word: PlacedWord, look: WordLook, geometry: CaptionGeometry): Edges {
   const lineTop = layout.lines[word.line]?.top ?? 0;
   const ink = word.ink ?? { left: word.x, right: word.x + word.width, top: lineTop, bottom: lineTop + layout.lineHeight };
-  const outline = geometry.outlineWidth * (layout.fontPx / geometry.fontPx) * Math.max(1, look.outlineScale);
+  const outline = outlineWidth(geometry, layout) * Math.max(1, look.outlineScale);
   const room = (word.ink === null ? UNMEASURED_ROOM_EM : MEASURED_ROOM_EM) * layout.fontPx + outline;
   // Ink was measured in the style's weight: another one draws the glyphs wider or narrower.
   const reweighted = look.weight === null ? 0 : REWEIGHT_GROWTH * word.width;
@@ -44,9 +45,8 @@ export function stillWordInk(layout: CueLayout, word: PlacedWord, look: WordLook
 /** Frame pixels a word may paint with `look`: glyphs, outline and shadow. */
 export function wordBounds(layout: CueLayout, word: PlacedWord, look: WordLook, geometry: CaptionGeometry): Edges {
   const still = stillWordInk(layout, word, look, geometry);
-  // The painter scales a word about the centre of its advance and line box (wordCentre), then shifts it.
-  const centreX = word.x + word.width / 2;
-  const centreY = (layout.lines[word.line]?.top ?? 0) + layout.lineHeight / 2;
+  // The painter scales a word about this centre, then shifts it.
+  const { x: centreX, y: centreY } = wordCentre(layout, word);
   const shadow = shadowReach(geometry);
   const x = (v: number) => centreX + look.dx + (v - centreX) * look.scale;
   const y = (v: number) => centreY + look.dy + (v - centreY) * look.scale;

@@ -34,6 +34,9 @@ export function beginRegion(ctx: SKRSContext2D, band: Band, region: PixelArea): 
   ctx.setTransform(1, 0, 0, 1, -(band.x + region.x), -(band.y + region.y));
 }
 
+/** What a scratch canvas is for: one is kept per purpose, as each can be in use beside the others. */
+export type ScratchPurpose = "picture" | "text" | "group" | "shadow";
+
 /**
  * Canvases kept for reuse by purpose, so that painting does not create one per frame: the smallest kept one
  * that fits and is not much larger than needed, else a new one with its size rounded up. A few per purpose,
@@ -42,7 +45,7 @@ export function beginRegion(ctx: SKRSContext2D, band: Band, region: PixelArea): 
 export class ScratchCanvases {
   readonly #byPurpose = new Map<string, Canvas[]>();
 
-  get(purpose: "picture" | "text" | "group" | "shadow", width: number, height: number): Canvas {
+  get(purpose: ScratchPurpose, width: number, height: number): Canvas {
     const kept = this.#byPurpose.get(purpose) ?? [];
     const fitting = kept
       .filter((c) => c.width >= width && c.height >= height && c.width * c.height <= SCRATCH_SLACK * width * height)

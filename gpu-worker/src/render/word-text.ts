@@ -75,7 +75,7 @@ function drawWord(
 }
 
 /** The point a word scales about: the centre of its advance and line box (frame pixels). */
-function wordCentre(layout: CueLayout, word: PlacedWord): { x: number; y: number } {
+export function wordCentre(layout: CueLayout, word: PlacedWord): { x: number; y: number } {
   const top = layout.lines[word.line]?.top ?? 0;
   return { x: word.x + word.width / 2, y: top + layout.lineHeight / 2 };
 }

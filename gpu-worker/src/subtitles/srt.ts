@@ -1,4 +1,5 @@
 import { lineText, type Cue } from "../render/cue-builder.ts";
+import { clockTime, toMs } from "./clock-time.ts";
 
 /** SRT text for the cues: numbered from 1, original words (text case never applies), CRLF-free UTF-8 text. */
 export function cuesToSrt(cues: readonly Cue[]): string {
@@ -12,11 +13,7 @@ export function cuesToSrt(cues: readonly Cue[]): string {
 
 /** `HH:MM:SS,mmm` for a time in seconds, rounded to the millisecond. */
 export function formatSrtTime(seconds: number): string {
-  const totalMs = Math.max(0, Math.round(seconds * 1000));
-  const ms = totalMs % 1000;
-  const totalSeconds = Math.floor(totalMs / 1000);
-  const pad = (n: number, width = 2) => String(n).padStart(width, "0");
-  return `${pad(Math.floor(totalSeconds / 3600))}:${pad(Math.floor(totalSeconds / 60) % 60)}:${pad(totalSeconds % 60)},${pad(ms, 3)}`;
+  return clockTime(toMs(seconds), ",");
 }
 
 export interface SrtEntry {

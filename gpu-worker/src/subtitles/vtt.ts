@@ -1,4 +1,5 @@
 import type { Cue } from "../render/cue-builder.ts";
+import { clockTime, toMs } from "./clock-time.ts";
 
 /**
  * WebVTT text for the cues: the same cues, lines and words as the SRT, plus a cue timestamp tag
@@ -29,13 +30,9 @@ export function cuesToVtt(cues: readonly Cue[]): string {
   return ["WEBVTT\n", ...blocks].join("\n");
 }
 
-const toMs = (seconds: number) => Math.max(0, Math.round(seconds * 1000));
-
 /** `hh:mm:ss.mmm` for a time in milliseconds (hours always written, as the cue timestamp tags use them). */
 export function formatVttTime(totalMs: number): string {
-  const pad = (n: number, width = 2) => String(n).padStart(width, "0");
-  const totalSeconds = Math.floor(totalMs / 1000);
-  return `${pad(Math.floor(totalSeconds / 3600))}:${pad(Math.floor(totalSeconds / 60) % 60)}:${pad(totalSeconds % 60)}.${pad(totalMs % 1000, 3)}`;
+  return clockTime(totalMs, ".");
 }
 
 // Cue text is markup: `&`, `<` and `>` are written as character references ("-->" cannot occur then).
