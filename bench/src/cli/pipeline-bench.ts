@@ -80,13 +80,14 @@ async function main(argv: string[]): Promise<number> {
     }
     const measured: Measured = { jobs: [], asr: [], presets: [], concurrent: [], api: null };
 
-    const modelDir = modelFolder(parseEnv());
-    let transcript: { words: Word[] };
+    const env = parseEnv();
+    const modelDir = modelFolder(env);
+    let words: Word[];
     if (plan.sweepWords) {
       progress.start(stepLabel.sweepWords);
-      transcript = await transcribeForSweeps(videos.get(videoKey(plan.sweepWords))!, { modelDir, logger });
+      words = await transcribeForSweeps(videos.get(videoKey(plan.sweepWords))!, { env, logger });
     } else {
-      transcript = await measureJobs({
+      words = await measureJobs({
         plan,
         videos,
         workDir,
@@ -99,7 +100,6 @@ async function main(argv: string[]): Promise<number> {
         },
       });
     }
-    const { words } = transcript;
 
     for (const run of plan.concurrent) {
       progress.start(stepLabel.concurrent(run));

@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import type { Job } from "@caption/shared/api/job";
-import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
+import { startTestHttpsServer } from "@caption/shared/testing/https-server";
 import { startServiceProcess, type ServiceProcess } from "../service-process.ts";
 import type { BenchVideo } from "./bench-videos.ts";
 
@@ -8,7 +8,6 @@ const POLL_MS = 250;
 
 export interface BenchService {
   service: ServiceProcess;
-  https: TestHttpsServer;
   /** The HTTPS URL the service fetches a video from. */
   videoUrl(key: string): string;
 }
@@ -31,7 +30,7 @@ export async function withBenchService<T>(
       env: { LOG_LEVEL: "info", ALLOW_PRIVATE_VIDEO_URLS: "true", NODE_EXTRA_CA_CERTS: https.caCertPath, WORKER_CONCURRENCY: String(options.workerConcurrency) },
     });
     try {
-      return await run({ service, https, videoUrl: (key) => https.url(`/${key}.mp4`) });
+      return await run({ service, videoUrl: (key) => https.url(`/${key}.mp4`) });
     } finally {
       await service.stop();
     }

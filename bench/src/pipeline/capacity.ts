@@ -12,7 +12,9 @@ export const GPU_ASSUMPTIONS = {
   gpuAsrRealTimeFactor: 0.02,
 } as const;
 
-const perHour = (seconds: number) => Math.round((3600 / seconds) * 10) / 10;
+const tenths = (value: number) => Math.round(value * 10) / 10;
+/** Videos an hour at `seconds` each, to a tenth. */
+export const perHour = (seconds: number) => tenths(3600 / seconds);
 const longestJob = (jobs: readonly JobRun[]) => jobs.reduce((a, b) => (a.clip.duration_seconds >= b.clip.duration_seconds ? a : b));
 
 /**
@@ -55,17 +57,17 @@ export function capacityTable(input: { jobs: readonly JobRun[]; presets: readonl
 /** The row of a worker running several jobs at a time, from the runs of that orientation. */
 function concurrentRow(runs: readonly ConcurrentRun[], oneAtATime: { short: number; long: number }, what: string): CapacityRow | null {
   const at = (seconds: number) => runs.find((run) => Math.abs(run.clip.duration_seconds - seconds) < 1);
-  const measured = at(60) ?? at(600);
-  if (!measured) return null;
   const short = at(60);
   const long = at(600);
+  const measured = short ?? long;
+  if (!measured) return null;
   // Where one length was not run several at a time, its one-at-a-time rate scaled by the gain measured on the other.
   const gain = measured.videos_per_hour / (measured === short ? oneAtATime.short : oneAtATime.long);
   return {
     setup: `this machine, 1 worker, ${measured.worker_concurrency} jobs at a time (WORKER_CONCURRENCY=${measured.worker_concurrency}), ${what}`,
     kind: short && long ? "measured" : "extrapolated",
-    videos_per_hour_60s: short?.videos_per_hour ?? Math.round(oneAtATime.short * gain * 10) / 10,
-    videos_per_hour_600s: long?.videos_per_hour ?? Math.round(oneAtATime.long * gain * 10) / 10,
+    videos_per_hour_60s: short?.videos_per_hour ?? tenths(oneAtATime.short * gain),
+    videos_per_hour_600s: long?.videos_per_hour ?? tenths(oneAtATime.long * gain),
     basis: `${runs.map((run) => `${run.jobs} × ${run.clip.duration_seconds.toFixed(0)} s submitted at once: all done in ${(run.wall_ms / 1000).toFixed(1)} s`).join("; ")}; ${gain.toFixed(2)} × the throughput of one at a time${short && long ? "" : " (the other length scaled by that)"}`,
   };
 }

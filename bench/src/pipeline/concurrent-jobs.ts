@@ -3,6 +3,7 @@ import { createBenchKey } from "../bench-key.ts";
 import { submitJob, waitForJob, withBenchService } from "./bench-service.ts";
 import { JOB_PRESET, videoKey, type ClipSpec } from "./bench-plan.ts";
 import type { ConcurrentRun } from "./bench-result.ts";
+import { perHour } from "./capacity.ts";
 import { clipOf, type BenchVideo } from "./bench-videos.ts";
 import type { ProgressBar } from "./progress-bar.ts";
 
@@ -37,6 +38,6 @@ export async function measureConcurrentJobs(options: {
     const wallMs = Math.round(performance.now() - started);
     const failed = finished.find((job) => job.status !== "completed");
     if (failed) throw new Error(`job ${failed.id} ended ${failed.status}: ${JSON.stringify(failed.error)}; see ${service.logFile}`);
-    return { clip: clipOf(video), preset: JOB_PRESET, worker_concurrency: workerConcurrency, jobs, wall_ms: wallMs, videos_per_hour: Math.round(((jobs * 3600_000) / wallMs) * 10) / 10 };
+    return { clip: clipOf(video), preset: JOB_PRESET, worker_concurrency: workerConcurrency, jobs, wall_ms: wallMs, videos_per_hour: perHour(wallMs / 1000 / jobs) };
   });
 }

@@ -1,7 +1,7 @@
-import type { PresetId } from "@caption/shared/api/preset";
+import type { Animation, PresetId } from "@caption/shared/api/preset";
 import { getPreset } from "@caption/shared/presets/catalog";
 import { atMost, type TargetCheck } from "../targets.ts";
-import { oursToLibass, type AsrRun, type JobRun, type PresetSweep } from "./bench-result.ts";
+import { oursToLibass, type JobRun, type PresetSweep } from "./bench-result.ts";
 
 /** The pipeline's targets (issue #18), as ratios measured in one run. */
 export const PIPELINE_TARGETS = {
@@ -16,17 +16,12 @@ export const PIPELINE_TARGETS = {
 } as const;
 
 // Animations whose picture changes only at a word's start; every other one sends a picture per video frame while it moves.
-const STILL_BETWEEN_WORDS = new Set(["none", "active-word-color", "active-word-opacity", "active-word-outline", "weight-pulse"]);
+const STILL_BETWEEN_WORDS: ReadonlySet<Animation> = new Set(["none", "active-word-color", "active-word-opacity", "active-word-outline", "weight-pulse"]);
 
 /** A preset's render+encode target: tighter when its picture holds still between words. */
 export function renderTargetFor(preset: string): number {
   const animation = getPreset(preset as PresetId).animation;
   return STILL_BETWEEN_WORDS.has(animation) ? PIPELINE_TARGETS.renderToFloorStill : PIPELINE_TARGETS.renderToFloorAnimated;
-}
-
-/** The ASR run the worker's engine matches, at the most threads measured (the worker's default). */
-export function asrFor(engine: string, runs: readonly AsrRun[]): AsrRun | undefined {
-  return runs.filter((run) => run.engine === engine).sort((a, b) => b.threads - a.threads)[0];
 }
 
 export function checkTargets(input: { jobs: readonly JobRun[]; presets: readonly PresetSweep[] }): TargetCheck[] {
