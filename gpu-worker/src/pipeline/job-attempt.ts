@@ -101,7 +101,6 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
     .catch(couldNotStart);
   const cancel = watchForCancel(() => jobStatus(deps.db, jobId), jobId, attempt.signal);
   let deadline: ReturnType<typeof processingDeadline> | undefined;
-  let entered: JobStatus | undefined;
   const ctx: AttemptContext = {
     deps,
     job,
@@ -112,8 +111,7 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
     progress: progressReporter(deps.db, jobId),
     async enter(status, progress) {
       if (!(await advanceJob(deps.db, jobId, { status, progress }))) cancel.stopNow();
-      if (entered !== status) log.info({ status }, "stage started");
-      entered = status;
+      log.info({ status }, "stage started");
     },
     stopNow: () => cancel.stopNow(),
     startBilledWork(durationSeconds) {

@@ -45,7 +45,7 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
   // 4. Store
   const transcript = transcriptDocument({
     jobId: job.id,
-    language: job.language ?? language,
+    language,
     durationSeconds: media.durationSeconds,
     engine: deps.engine.name,
     model: deps.engine.model,

@@ -1,10 +1,8 @@
 import { JobFailure } from "@caption/shared/errors/codes";
+import type { StoredFileFingerprint } from "../storage/result-store.ts";
 
-/** The bytes an attempt downloaded. */
-export interface SourceFingerprint {
-  sha256: string;
-  bytes: number;
-}
+/** The bytes an attempt downloaded, or copied from the store: the same shape as a stored file's. */
+export type SourceFingerprint = StoredFileFingerprint;
 
 /**
  * A retried attempt downloads the URL again. The first inspection recorded what it saw, and the

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import pino from "pino";
+import type { PresetId } from "@caption/shared/api/preset";
 import type { JobRow } from "@caption/shared/db/tables";
 import { JobFailure } from "@caption/shared/errors/codes";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
@@ -13,7 +14,6 @@ import type { SpeechEngine } from "../asr/speech-engine.ts";
 import { transcribeAudio } from "../asr/transcribe-audio.ts";
 import { jobStatus, loadJob } from "../db/job-repository.ts";
 import { decodePcm16kMono } from "../media/audio-pcm.ts";
-import { runFfmpeg } from "../media/ffmpeg.ts";
 import { probeMedia } from "../media/ffprobe.ts";
 import { SOFTWARE_DECODER } from "../media/video-decoder.ts";
 import { renderCaptionedVideo } from "../render/render-video.ts";
@@ -22,6 +22,7 @@ import { createLocalResultStore } from "../storage/local-result-store.ts";
 import { cuesToSrt } from "../subtitles/srt.ts";
 import { cuesToVtt } from "../subtitles/vtt.ts";
 import { traceAttempt } from "../telemetry/attempt-tracing.ts";
+import { frameHashes, LOSSLESS_ENCODER } from "../testing/frame-hashes.ts";
 import { descendantProcesses } from "../testing/process-tree.ts";
 import { makeSpeechVideo } from "../testing/speech-video.ts";
 import type { AttemptContext, PipelineDeps } from "./job-attempt.ts";
@@ -30,9 +31,7 @@ import { progressReporter } from "./progress-reporter.ts";
 import { transcribeAndRender } from "./transcribe-and-render.ts";
 
 // Recognition and the render at once must give what transcribing first and rendering after gives: the same
-// words, byte-identical SRT and WebVTT, and pixel-identical frames. Pictures are compared through a lossless
-// encode: multithreaded libx264 at CRF 20 is not bit-for-bit repeatable even for identical input frames.
-const LOSSLESS = { encoder: "libx264" as const, args: ["-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-pix_fmt", "yuv420p"] };
+// words, byte-identical SRT and WebVTT, and pixel-identical frames (through a lossless encode).
 const TEXT = "Welcome back to the channel. Today we bake bread with four simple things: flour, water, salt and time. Stay until the end for the crust.";
 
 let database: TestDatabase;
@@ -49,12 +48,6 @@ after(async () => {
   await database.dispose();
   await rm(dir, { recursive: true, force: true });
 });
-
-async function frameHashes(path: string): Promise<string[]> {
-  const out = `${path}.md5`;
-  await runFfmpeg({ args: ["-hide_banner", "-loglevel", "error", "-y", "-i", path, "-map", "0:v", "-f", "framemd5", out] });
-  return (await readFile(out, "utf8")).split("\n").filter((line) => line !== "" && !line.startsWith("#")).map((line) => line.split(",").at(-1)!.trim());
-}
 
 /** An attempt's context over the real database, store and tools, as job-attempt.ts builds it. */
 function attemptContext(job: JobRow, deps: PipelineDeps, tracing: AttemptContext["tracing"], attemptDir: string): AttemptContext {
@@ -82,39 +75,47 @@ function attemptContext(job: JobRow, deps: PipelineDeps, tracing: AttemptContext
 
 function pipelineDeps(speech: SpeechEngine): PipelineDeps {
   return {
-    db: database.db, store: createLocalResultStore(join(dir, "store")), engine: speech, encoder: LOSSLESS, decoder: SOFTWARE_DECODER, logger: pino({ level: "silent" }),
+    db: database.db, store: createLocalResultStore(join(dir, "store")), engine: speech, encoder: LOSSLESS_ENCODER, decoder: SOFTWARE_DECODER, logger: pino({ level: "silent" }),
     ffmpegPath: "ffmpeg", ffprobePath: "ffprobe", allowPrivateAddresses: false, workDir: dir,
     limits: { download: { totalTimeoutMs: 60_000, minBytesPerSecond: 0, throughputWindowMs: 1000 }, probeTimeoutMs: 15_000, deadline: { baseSeconds: 600, perVideoSecond: 1 } },
   };
 }
 
+/** The speech video, its job row (ingested) and an attempt folder, for a job named `name`. */
+async function prepareJob(name: string, preset: PresetId) {
+  const video = await makeSpeechVideo({ text: TEXT, width: 540, height: 960, fps: 30 });
+  const media = await probeMedia(video.path);
+  const style = resolveStyle({ preset, video: { width: media.width, height: media.height } });
+  const jobId = `job_${name}`;
+  await database.db.insertInto("jobs").values({ id: jobId, account_id: "acct_1", status: "ingesting", video_url: "https://a/b.mp4", preset, language: null, style: "{}", max_duration_seconds: 600 }).execute();
+  const job = await loadJob(database.db, jobId);
+  assert.ok(job);
+  const attemptDir = await mkdtemp(join(dir, `${name}-`));
+  /** The attempt's recognition and render at once, with `speech` recognising. */
+  const overlapped = (speech: SpeechEngine, work: AbortSignal) =>
+    traceAttempt(jobId, undefined, (tracing) =>
+      transcribeAndRender(attemptContext(job, pipelineDeps(speech), tracing, attemptDir), { sourcePath: video.path, media, style, seconds: Math.ceil(media.durationSeconds), language: "en", work, band: [12, 95] }),
+    );
+  return { video, media, style, jobId, attemptDir, overlapped };
+}
+
 for (const preset of ["highlight", "smash"] as const) {
   test(`${preset}: recognition and render at once give the words, SRT, WebVTT and frames of recognition then render`, async () => {
-    const video = await makeSpeechVideo({ text: TEXT, width: 540, height: 960, fps: 30 });
-    const media = await probeMedia(video.path);
-    const style = resolveStyle({ preset, video: { width: media.width, height: media.height } });
-    const jobId = `job_${preset}`;
-    await database.db.insertInto("jobs").values({ id: jobId, account_id: "acct_1", status: "ingesting", video_url: "https://a/b.mp4", preset, language: null, style: "{}", max_duration_seconds: 600 }).execute();
+    const { video, media, style, jobId, attemptDir, overlapped } = await prepareJob(preset, preset);
 
     // The sequential path: every word first, then the render with every cue.
     const signal = new AbortController().signal;
     const sequential = await transcribeAudio({ pcm: decodePcm16kMono(video.path, { signal, container: media.container, limitSeconds: media.durationSeconds }), engine, language: "en", signal });
     const sequentialCues = buildStyledCues(sequential.words, style, media.durationSeconds);
     const reference = join(dir, `${preset}-sequential.mp4`);
-    await renderCaptionedVideo({ inputPath: video.path, outputPath: reference, cues: sequentialCues, style, media, encoder: LOSSLESS });
+    await renderCaptionedVideo({ inputPath: video.path, outputPath: reference, cues: sequentialCues, style, media, encoder: LOSSLESS_ENCODER });
 
-    const attemptDir = await mkdtemp(join(dir, `${preset}-`));
-    const deps = pipelineDeps(engine);
-    const job = await loadJob(database.db, jobId);
-    assert.ok(job);
-    const overlapped = await traceAttempt(jobId, undefined, (tracing) =>
-      transcribeAndRender(attemptContext(job, deps, tracing, attemptDir), { sourcePath: video.path, media, style, seconds: Math.ceil(media.durationSeconds), language: "en", work: signal, band: [12, 95] }),
-    );
+    const together = await overlapped(engine, signal);
 
     assert.ok(sequential.words.length >= 15, `${sequential.words.length} words`);
-    assert.deepEqual(overlapped.transcribed, sequential);
-    assert.equal(cuesToSrt(overlapped.cues), cuesToSrt(sequentialCues));
-    assert.equal(cuesToVtt(overlapped.cues), cuesToVtt(sequentialCues));
+    assert.deepEqual(together.transcribed, sequential);
+    assert.equal(cuesToSrt(together.cues), cuesToSrt(sequentialCues));
+    assert.equal(cuesToVtt(together.cues), cuesToVtt(sequentialCues));
     assert.deepEqual(await frameHashes(join(attemptDir, "captioned.mp4")), await frameHashes(reference));
     // Recognition over, the job reads `rendering` while the render finishes.
     assert.equal(await jobStatus(database.db, jobId), "rendering");
@@ -127,17 +128,8 @@ function failingEngine(then: () => Promise<never>): SpeechEngine {
 }
 
 async function stopTest(name: string, speech: SpeechEngine, work: AbortSignal): Promise<unknown> {
-  const video = await makeSpeechVideo({ text: TEXT, width: 540, height: 960, fps: 30 });
-  const media = await probeMedia(video.path);
-  const style = resolveStyle({ preset: "highlight", video: { width: media.width, height: media.height } });
-  const jobId = `job_${name}`;
-  await database.db.insertInto("jobs").values({ id: jobId, account_id: "acct_1", status: "ingesting", video_url: "https://a/b.mp4", preset: "highlight", language: null, style: "{}", max_duration_seconds: 600 }).execute();
-  const job = await loadJob(database.db, jobId);
-  assert.ok(job);
-  const attemptDir = await mkdtemp(join(dir, `${name}-`));
-  const outcome = await traceAttempt(jobId, undefined, (tracing) =>
-    transcribeAndRender(attemptContext(job, pipelineDeps(speech), tracing, attemptDir), { sourcePath: video.path, media, style, seconds: Math.ceil(media.durationSeconds), language: "en", work, band: [12, 95] }),
-  ).then(
+  const { overlapped } = await prepareJob(name, "highlight");
+  const outcome = await overlapped(speech, work).then(
     () => assert.fail("the attempt should have stopped"),
     (error: unknown) => error,
   );

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -13,6 +13,7 @@ import { X264_ENCODER } from "../media/h264-encoder.ts";
 import type { Cue } from "./cue-builder.ts";
 import { renderCaptionedVideo } from "./render-video.ts";
 import { buildStyledCues } from "./styled-cues.ts";
+import { frameHashes, LOSSLESS_ENCODER } from "../testing/frame-hashes.ts";
 
 const dir = await mkdtemp(join(tmpdir(), "render-stream-"));
 test.after(() => rm(dir, { recursive: true, force: true }));
@@ -22,18 +23,8 @@ await runFfmpeg({
   args: ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=540x960:rate=30", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "4", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", source],
 });
 const media = await probeMedia(source);
-// Pictures compared exactly need a lossless encode: multithreaded libx264 at CRF 20 is not bit-for-bit repeatable
-// even for the same input frames.
-const LOSSLESS = { encoder: "libx264" as const, args: ["-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-pix_fmt", "yuv420p"] };
 const TEXT = "the quick brown fox jumps over the lazy dog. it was a bright cold day in April and the clocks were striking thirteen".split(" ");
 const words = TEXT.map((text, i) => ({ text, start: 0.2 + i * 0.16, end: 0.2 + i * 0.16 + 0.12 }));
-
-/** The MD5 of every decoded frame. */
-async function frameHashes(path: string): Promise<string[]> {
-  const out = join(dir, `${Math.random().toString(36).slice(2)}.md5`);
-  await runFfmpeg({ args: ["-hide_banner", "-loglevel", "error", "-y", "-i", path, "-map", "0:v", "-f", "framemd5", out] });
-  return (await readFile(out, "utf8")).split("\n").filter((line) => line !== "" && !line.startsWith("#")).map((line) => line.split(",").at(-1)!.trim());
-}
 
 /** Cues in batches of `size`, each handed over after a pause, as recognition would. */
 async function* trickle(cues: readonly Cue[], size: number): AsyncGenerator<Cue[]> {
@@ -50,7 +41,7 @@ for (const preset of ["classic", "smash", "karaoke"] as PresetId[]) {
     assert.ok(cues.length >= 3);
     const whole = join(dir, `${preset}-whole.mp4`);
     const streamed = join(dir, `${preset}-streamed.mp4`);
-    const common = { inputPath: source, style, media, encoder: LOSSLESS };
+    const common = { inputPath: source, style, media, encoder: LOSSLESS_ENCODER };
     const sequential = await renderCaptionedVideo({ ...common, outputPath: whole, cues });
     const overlapped = await renderCaptionedVideo({ ...common, outputPath: streamed, cueStream: trickle(cues, 2) });
     assert.equal(overlapped.framesDrawn, sequential.framesDrawn);

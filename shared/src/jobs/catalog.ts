@@ -74,12 +74,14 @@ export const WEBHOOK_QUEUE_OPTIONS = {
 export const WEBHOOK_OVERDUE_SECONDS = WEBHOOK_QUEUE_OPTIONS.expireInSeconds + 600;
 
 /** Creates the queues with their policies; API and workers both call it, whichever starts first. */
-export async function ensureQueues(boss: Pick<PgBoss, "getQueue" | "createQueue" | "updateQueue">): Promise<void> {
-  if (!(await boss.getQueue(QUEUES.captionJobDead))) await boss.createQueue(QUEUES.captionJobDead);
-  const captionQueue = await boss.getQueue(QUEUES.captionJob);
+export async function ensureQueues(boss: Pick<PgBoss, "getQueues" | "createQueue" | "updateQueue">): Promise<void> {
+  const existing = new Map((await boss.getQueues(Object.values(QUEUES))).map((queue) => [queue.name, queue]));
+  // The dead-letter queue first: the caption queue names it.
+  if (!existing.has(QUEUES.captionJobDead)) await boss.createQueue(QUEUES.captionJobDead);
+  const captionQueue = existing.get(QUEUES.captionJob);
   if (!captionQueue) await boss.createQueue(QUEUES.captionJob, { ...CAPTION_QUEUE_OPTIONS });
   // A queue created by an older release has no notify.
   else if (!captionQueue.notify) await boss.updateQueue(QUEUES.captionJob, { notify: true });
-  if (!(await boss.getQueue(QUEUES.expireFiles))) await boss.createQueue(QUEUES.expireFiles, { retryLimit: 1 });
-  if (!(await boss.getQueue(QUEUES.webhookDelivery))) await boss.createQueue(QUEUES.webhookDelivery, { ...WEBHOOK_QUEUE_OPTIONS });
+  if (!existing.has(QUEUES.expireFiles)) await boss.createQueue(QUEUES.expireFiles, { retryLimit: 1 });
+  if (!existing.has(QUEUES.webhookDelivery)) await boss.createQueue(QUEUES.webhookDelivery, { ...WEBHOOK_QUEUE_OPTIONS });
 }
