@@ -24,12 +24,12 @@ export async function findJob(db: DbOrTrx, accountId: string, jobId: string, opt
   return query.executeTakeFirst();
 }
 
-export async function markCanceled(db: DbOrTrx, jobId: string): Promise<JobRow> {
+export async function markCanceled(db: DbOrTrx, jobId: string): Promise<Pick<JobRow, "id" | "status">> {
   return db
     .updateTable("jobs")
     .set({ status: "canceled", reserved_seconds: 0, finished_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
     .where("id", "=", jobId)
-    .returningAll()
+    .returning(["id", "status"])
     .executeTakeFirstOrThrow();
 }
 

@@ -11,6 +11,13 @@ export const json = (name: string) => ({ content: { "application/json": { schema
 export const error = (description: string) => ({ description, ...json("Error") });
 export const retryAfter = { "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait before retrying" } };
 export const rateLimited = { description: "RATE_LIMITED: the key's requests per minute are used up", headers: retryAfter, ...json("Error") };
+/** The refusals of every request that creates a job, beside its own 202 and 400. */
+export const jobCreationErrors = {
+  "401": error("Missing or invalid API key (UNAUTHORIZED, INSUFFICIENT_SCOPE)"),
+  "402": error("No prepaid seconds available (INSUFFICIENT_CREDITS)"),
+  "429": { description: "RATE_LIMITED or CONCURRENCY_LIMIT_EXCEEDED", headers: retryAfter, ...json("Error") },
+  "503": { description: "SERVICE_UNAVAILABLE", headers: retryAfter, ...json("Error") },
+};
 export const idParam = (description: string) => ({ name: "id", in: "path", required: true, description, schema: { type: "string" } });
 
 /**

@@ -7,7 +7,7 @@ import { SubmissionRequestSchema, SubmissionResponseSchema } from "@caption/shar
 import { TranscriptSchema } from "@caption/shared/api/transcript";
 import { UsageSchema } from "@caption/shared/api/usage";
 import { WebhookDeliveryListSchema, WebhookEndpointCreatedSchema, WebhookEndpointListSchema, WebhookEndpointRequestSchema, WebhookPayloadSchema } from "@caption/shared/api/webhook";
-import { bearer, error, idParam, json, needs, plain, rateLimited, retryAfter } from "./openapi-parts.ts";
+import { bearer, error, idParam, jobCreationErrors, json, needs, plain, rateLimited, retryAfter } from "./openapi-parts.ts";
 import { fileAndEventPaths, webhookPaths, webhooks } from "./openapi-notification-paths.ts";
 
 const jobIdParam = idParam("The job's id (job_…)");
@@ -75,10 +75,7 @@ export function buildOpenApiDocument(serverUrl: string) {
           responses: {
             "202": { description: "Job accepted; poll status_url every 5 seconds", ...json("SubmissionResponse") },
             "400": error("Invalid request (INVALID_REQUEST, IDEMPOTENCY_KEY_MISMATCH)"),
-            "401": error("Missing or invalid API key (UNAUTHORIZED, INSUFFICIENT_SCOPE)"),
-            "402": error("No prepaid seconds available (INSUFFICIENT_CREDITS)"),
-            "429": { description: "RATE_LIMITED or CONCURRENCY_LIMIT_EXCEEDED", headers: retryAfter, ...json("Error") },
-            "503": { description: "SERVICE_UNAVAILABLE", headers: retryAfter, ...json("Error") },
+            ...jobCreationErrors,
           },
         },
       },
@@ -124,13 +121,10 @@ export function buildOpenApiDocument(serverUrl: string) {
           responses: {
             "202": { description: "Render job accepted; poll status_url every 5 seconds", ...json("SubmissionResponse") },
             "400": error("Invalid request, naming the first bad field such as words[3].start (INVALID_REQUEST, IDEMPOTENCY_KEY_MISMATCH)"),
-            "401": error("Missing or invalid API key (UNAUTHORIZED, INSUFFICIENT_SCOPE)"),
-            "402": error("No prepaid seconds available (INSUFFICIENT_CREDITS)"),
+            ...jobCreationErrors,
             "404": error("No such job, or another account's (NOT_FOUND)"),
             "409": error("The source job is not completed or its files have expired (SOURCE_NOT_RENDERABLE)"),
             "413": error("The body is over 16 MiB (PAYLOAD_TOO_LARGE)"),
-            "429": { description: "RATE_LIMITED or CONCURRENCY_LIMIT_EXCEEDED", headers: retryAfter, ...json("Error") },
-            "503": { description: "SERVICE_UNAVAILABLE", headers: retryAfter, ...json("Error") },
           },
         },
       },

@@ -1,21 +1,13 @@
 import type { EditedWord, RenderRequestOuter } from "@caption/shared/api/render-request";
 import type { SubmissionResponse } from "@caption/shared/api/submission";
-import type { Db } from "@caption/shared/db/database";
-import { findJob, insertJob, type JobRecord } from "../db/job-repository.ts";
-import type { JobQueue } from "../queue/job-queue.ts";
+import { findJob, type JobRecord } from "../db/job-repository.ts";
 import type { Principal } from "./authentication.ts";
 import { checkEditedWords, type WordShapeCheck } from "./edited-words.ts";
-import { sampledTraceparent } from "@caption/shared/telemetry/trace-context";
-import { assertPositiveBalance, createJobOnce, newJobId } from "./job-creation.ts";
+import { createJobOnce, type JobCreationDeps } from "./job-creation.ts";
 import { requestHash } from "./request-hash.ts";
 import { invalidRequest, notFound, ServiceError } from "./service-error.ts";
 
-export interface RenderDeps {
-  db: Db;
-  queue: JobQueue;
-  statusUrl(jobId: string): string;
-  /** The API's public origin for this request: the base of the result links webhooks carry (without PUBLIC_BASE_URL). */
-  baseUrl: string;
+export interface RenderDeps extends JobCreationDeps {
   /** The schema's check of one edited word, applied with the word's time rules. */
   wordShape: WordShapeCheck;
 }
@@ -38,16 +30,14 @@ export interface RenderInput {
  */
 export async function requestRender(deps: RenderDeps, input: RenderInput): Promise<SubmissionResponse> {
   const { principal, sourceJobId, request } = input;
-  const traceparent = sampledTraceparent();
   const creation = {
     accountId: principal.accountId,
     idempotencyKey: input.idempotencyKey,
     // The endpoint and the source are part of the request: a key used to submit, or to render another
     // job, is a mismatch here, never a replay (a submission body cannot hold these fields).
     requestHash: () => requestHash({ endpoint: "POST /v1/jobs/{id}/renders", source_job_id: sourceJobId, body: request }),
-    statusUrl: deps.statusUrl,
   };
-  return createJobOnce(deps.db, creation, async (trx) => {
+  return createJobOnce(deps, creation, async (trx) => {
     const source = await findJob(trx, principal.accountId, sourceJobId, { lock: true });
     if (!source) throw notFound("job");
     const duration = renderableDuration(source, input.now);
@@ -57,25 +47,16 @@ export async function requestRender(deps: RenderDeps, input: RenderInput): Promi
       if ("problem" in checked) throw invalidRequest(checked.problem);
       words = checked.words;
     }
-    await assertPositiveBalance(trx, principal.accountId);
-    const jobId = newJobId();
-    await insertJob(trx, {
-      id: jobId,
-      account_id: principal.accountId,
+    return {
       kind: "render",
       source_job_id: source.id,
       words: words ? JSON.stringify(words) : null,
-      status: "queued",
       video_url: source.video_url,
       preset: request.preset ?? source.preset,
       language: source.language,
       style: JSON.stringify(request.style ?? source.style),
       max_duration_seconds: source.max_duration_seconds,
-      traceparent: traceparent ?? null,
-      base_url: deps.baseUrl,
-    });
-    await deps.queue.enqueueCaptionJob(trx, traceparent ? { job_id: jobId, traceparent } : { job_id: jobId });
-    return jobId;
+    };
   });
 }
 

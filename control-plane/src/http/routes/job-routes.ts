@@ -35,7 +35,7 @@ export function jobRoutes(router: Router<AppState>, deps: AppDeps): void {
     const idempotencyKey = idempotencyKeyOf(ctx);
     const base = baseUrlOf(ctx, deps.publicBaseUrl);
     const response = await submitJob(
-      { db: deps.db, queue: deps.queue, languages: deps.languages, statusUrl: (id) => `${base}/v1/jobs/${id}`, baseUrl: base },
+      { db: deps.db, queue: deps.queue, languages: deps.languages, baseUrl: base },
       { principal: principalOf(ctx.state), request, idempotencyKey },
     );
     ctx.state.log.info({ job_id: response.id, replayed: response.replayed }, response.replayed ? "submission replayed" : "job submitted");
@@ -64,7 +64,7 @@ export function jobRoutes(router: Router<AppState>, deps: AppDeps): void {
     const idempotencyKey = idempotencyKeyOf(ctx);
     const base = baseUrlOf(ctx, deps.publicBaseUrl);
     const response = await requestRender(
-      { db: deps.db, queue: deps.queue, statusUrl: (id) => `${base}/v1/jobs/${id}`, baseUrl: base, wordShape },
+      { db: deps.db, queue: deps.queue, baseUrl: base, wordShape },
       { principal: principalOf(ctx.state), sourceJobId: ctx.params.id ?? "", request, idempotencyKey, now: deps.now() },
     );
     ctx.state.log.info({ job_id: response.id, source_job_id: ctx.params.id, replayed: response.replayed }, response.replayed ? "render request replayed" : "render job submitted");
