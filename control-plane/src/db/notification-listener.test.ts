@@ -17,6 +17,7 @@ const changed = () => {
   for (const wake of waiters) wake();
   waiters = [];
 };
+// Each test has a timeout: a listener that never hears leaves `until` waiting.
 const until = async (done: () => boolean) => {
   while (!done()) await new Promise<void>((resolve) => waiters.push(resolve));
 };
@@ -40,7 +41,7 @@ after(async () => {
 
 const notify = (payload: string) => sql`SELECT pg_notify('test_channel', ${payload})`.execute(database.db);
 
-test("hears the payloads it subscribed to, and only those", async () => {
+test("hears the payloads it subscribed to, and only those", { timeout: 30_000 }, async () => {
   await until(() => connections === 1);
   await notify("not-for-me");
   await notify("for-me");
@@ -48,7 +49,7 @@ test("hears the payloads it subscribed to, and only those", async () => {
   assert.deepEqual(heard, ["for-me"]);
 });
 
-test("reconnects after its connection is terminated and hears notifications again", async () => {
+test("reconnects after its connection is terminated and hears notifications again", { timeout: 30_000 }, async () => {
   const killed = await sql<{ killed: boolean }>`SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE application_name = 'caption-listen' AND datname = current_database()`.execute(database.db);
   assert.equal(killed.rows.length, 1);
   await until(() => connections === 2);

@@ -1,6 +1,6 @@
 import pg from "pg";
 import type { Logger } from "pino";
-import { errorText, retryDelayMs, type Clock } from "@caption/shared/db/database-retry";
+import { errorText, retryDelayMs } from "@caption/shared/db/database-retry";
 import { setTimeout as delay } from "node:timers/promises";
 
 // PostgreSQL LISTEN on a connection of its own (a LISTEN must outlive any one query, so it cannot
@@ -23,12 +23,10 @@ export interface NotificationListenerOptions {
   channels: readonly string[];
   connectTimeoutSeconds: number;
   logger: Logger;
-  clock?: Pick<Clock, "sleep">;
 }
 
 export function startNotificationListener(connectionString: string, options: NotificationListenerOptions): NotificationListener {
   const { logger } = options;
-  const sleep = options.clock?.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }));
   const handlers = new Map<string, Map<string | null, Set<NotificationHandler>>>();
   const connectedHandlers = new Set<() => void>();
   const closing = new AbortController();
@@ -62,12 +60,6 @@ export function startNotificationListener(connectionString: string, options: Not
     try {
       await connection.connect();
       for (const channel of options.channels) await connection.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-    } catch (error) {
-      closing.signal.removeEventListener("abort", endOnClose);
-      await connection.end().catch(() => undefined);
-      throw error;
-    }
-    try {
       for (const handler of connectedHandlers) handler();
       await ended;
     } finally {
@@ -87,7 +79,7 @@ export function startNotificationListener(connectionString: string, options: Not
         if (failures === 1) logger.warn({ cause: errorText(error) }, "notification listener: database unavailable; retrying");
       }
       if (closing.signal.aborted) break;
-      await sleep(retryDelayMs(Math.max(1, failures)), closing.signal).catch(() => undefined);
+      await delay(retryDelayMs(failures), undefined, { signal: closing.signal }).catch(() => undefined);
     }
   };
   const running = run();

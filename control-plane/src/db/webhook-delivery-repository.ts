@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import type { DbOrTrx } from "@caption/shared/db/database";
 import type { JobStatus } from "@caption/shared/api/job";
 import type { WebhookAttemptRow, WebhookDeliveryRow } from "@caption/shared/db/tables";
@@ -63,7 +62,8 @@ export async function loadDelivery(db: DbOrTrx, id: number): Promise<DeliveryToS
 
 /** Fixes the body at the first attempt; a body already fixed (by a racing attempt) wins and is returned. */
 export async function fixPayload(db: DbOrTrx, id: number, payload: string): Promise<string> {
-  await db.updateTable("webhook_deliveries").set({ payload }).where("id", "=", id).where("payload", "is", null).execute();
+  const fixedNow = await db.updateTable("webhook_deliveries").set({ payload }).where("id", "=", id).where("payload", "is", null).returning("id").executeTakeFirst();
+  if (fixedNow) return payload;
   const row = await db.selectFrom("webhook_deliveries").select("payload").where("id", "=", id).executeTakeFirstOrThrow();
   return row.payload ?? payload;
 }
@@ -115,5 +115,5 @@ export async function recentDeliveries(db: DbOrTrx, endpointId: string, limit: n
 
 /** Forgets delivered and abandoned deliveries older than `before` (their attempts go with them). */
 export async function deleteSettledDeliveriesBefore(db: DbOrTrx, before: Date): Promise<void> {
-  await db.deleteFrom("webhook_deliveries").where("state", "<>", "pending").where("created_at", "<", sql<Date>`${before}`).execute();
+  await db.deleteFrom("webhook_deliveries").where("state", "<>", "pending").where("created_at", "<", before).execute();
 }

@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENT_TYPES } from "@caption/shared/api/webhook";
+import { MAX_WEBHOOK_ENDPOINTS, RECENT_WEBHOOK_DELIVERIES, WEBHOOK_EVENT_TYPES } from "@caption/shared/api/webhook";
 import { bearer, error, idParam, json, needs, rateLimited, ref } from "./openapi-parts.ts";
 
 // The paths beyond the spec's five (DESIGN.md §7b): result downloads, the job event stream, webhook
@@ -65,12 +65,12 @@ export function webhookPaths() {
         operationId: "createWebhookEndpoint",
         tags: ["Webhooks"],
         summary: "Register a webhook endpoint",
-        description: `Deliveries of the chosen events (default: the three terminal ones) go to this HTTPS URL, signed with the returned secret, which is shown only here. At most 10 endpoints per account. ${needs("subtitles:write")}`,
+        description: `Deliveries of the chosen events (default: the three terminal ones) go to this HTTPS URL, signed with the returned secret, which is shown only here. At most ${MAX_WEBHOOK_ENDPOINTS} endpoints per account. ${needs("subtitles:write")}`,
         ...bearer("subtitles:write"),
         requestBody: { required: true, ...json("WebhookEndpointRequest") },
         responses: {
           "201": { description: "The endpoint with its signing secret", ...json("WebhookEndpointCreated") },
-          "400": error("INVALID_REQUEST: a rule broken, a URL that is not HTTPS or points to a private address, or 10 endpoints already"),
+          "400": error(`INVALID_REQUEST: a rule broken, a URL that is not HTTPS or points to a private address, or ${MAX_WEBHOOK_ENDPOINTS} endpoints already`),
           "401": error("UNAUTHORIZED, INSUFFICIENT_SCOPE"),
           "429": rateLimited,
         },
@@ -100,7 +100,7 @@ export function webhookPaths() {
         operationId: "listWebhookDeliveries",
         tags: ["Webhooks"],
         summary: "Recent deliveries to an endpoint",
-        description: `The 50 most recent deliveries, newest first, each with its attempts (status code, error, duration) and when the next retry is due. ${needs("subtitles:read")}`,
+        description: `The ${RECENT_WEBHOOK_DELIVERIES} most recent deliveries, newest first, each with its attempts (status code, error, duration) and when the next retry is due. ${needs("subtitles:read")}`,
         ...bearer("subtitles:read"),
         parameters: [endpointIdParam],
         responses: { "200": { description: "The deliveries", ...json("WebhookDeliveryList") }, "401": error("UNAUTHORIZED"), "404": error("NOT_FOUND"), "429": rateLimited },

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { monotonicFactory } from "ulid";
-import { DEFAULT_WEBHOOK_EVENTS, MAX_WEBHOOK_ENDPOINTS, type WebhookDeliveryList, type WebhookEndpoint, type WebhookEndpointCreated, type WebhookEndpointRequest } from "@caption/shared/api/webhook";
+import { DEFAULT_WEBHOOK_EVENTS, MAX_WEBHOOK_ENDPOINTS, RECENT_WEBHOOK_DELIVERIES, type WebhookDeliveryList, type WebhookEndpoint, type WebhookEndpointCreated, type WebhookEndpointRequest } from "@caption/shared/api/webhook";
 import type { Db } from "@caption/shared/db/database";
 import type { WebhookEndpointRow } from "@caption/shared/db/tables";
 import { parseHttpsUrl, resolveTarget, UnsafeTargetError } from "@caption/shared/net/resolve-target";
@@ -9,7 +9,6 @@ import { countEndpoints, deleteEndpoint, findEndpoint, insertEndpoint, listEndpo
 import { invalidRequest, notFound } from "./service-error.ts";
 
 const nextUlid = monotonicFactory();
-const RECENT_DELIVERIES = 50;
 const LOOKUP_TIMEOUT_MS = 5000;
 
 const present = (row: WebhookEndpointRow): WebhookEndpoint => ({ id: row.id, url: row.url, events: row.events, created_at: new Date(row.created_at).toISOString() });
@@ -57,7 +56,7 @@ export async function deleteWebhookEndpoint(db: Db, accountId: string, id: strin
 export async function listWebhookDeliveries(db: Db, accountId: string, id: string): Promise<WebhookDeliveryList> {
   const endpoint = await findEndpoint(db, accountId, id);
   if (!endpoint) throw notFound("webhook endpoint");
-  const rows = await recentDeliveries(db, endpoint.id, RECENT_DELIVERIES);
+  const rows = await recentDeliveries(db, endpoint.id, RECENT_WEBHOOK_DELIVERIES);
   return {
     deliveries: rows.map(({ delivery, attempts }) => ({
       id: `dlv_${delivery.id}`,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { IncomingMessage } from "node:http";
+import { text } from "node:stream/consumers";
 import { after, before, describe, test } from "node:test";
 import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
 import { postWebhook, type WebhookPostOptions } from "./webhook-post.ts";
@@ -12,16 +12,10 @@ import { postWebhook, type WebhookPostOptions } from "./webhook-post.ts";
 let server: TestHttpsServer;
 const received: string[] = [];
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  let body = "";
-  for await (const chunk of req as AsyncIterable<Buffer>) body += chunk.toString("utf8");
-  return body;
-}
-
 before(async () => {
   server = await startTestHttpsServer();
   server.route("/hook", async (req, res) => {
-    received.push(await readBody(req));
+    received.push(await text(req));
     res.writeHead(204).end();
   });
   server.route("/target", (_req, res) => void res.writeHead(204).end());

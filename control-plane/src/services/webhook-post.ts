@@ -6,8 +6,6 @@ export interface WebhookPostOptions {
   timeoutMs: number;
   /** Tests only (ALLOW_PRIVATE_VIDEO_URLS): lets deliveries reach loopback and private addresses. */
   allowPrivateAddresses: boolean;
-  /** Tests only: trusted CA certificates replacing the default ones. */
-  ca?: string | Buffer;
 }
 
 export type PostResult = { statusCode: number; error: string | null } | { statusCode: null; error: string };
@@ -28,7 +26,6 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
     const response = await pinnedHttpsRequest(target, {
       method: "POST",
       signal,
-      ca: options.ca,
       headers: { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "user-agent": "caption-service-webhooks" },
       body,
     });

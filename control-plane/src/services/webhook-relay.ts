@@ -13,7 +13,7 @@ const BATCH = 100;
  * marked in one commit, so a row is queued exactly once whichever API process gets it first.
  * Returns how many it handed over.
  */
-export async function relayDeliveries(db: Db, queue: JobQueue): Promise<number> {
+async function relayDeliveries(db: Db, queue: JobQueue): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const rows = await claimDeliveriesToEnqueue(trx, BATCH);
     for (const row of rows) {
@@ -25,14 +25,14 @@ export async function relayDeliveries(db: Db, queue: JobQueue): Promise<number> 
 }
 
 /**
- * Queues a new attempt, due now, for pending deliveries whose attempt is more than `overdueMs` late:
- * their queue entry was lost or gave up, and without this they would stay pending for ever. Their
- * next_attempt_at becomes now, so each is re-queued at most once per `overdueMs`. Should the old
- * entry still run, one of the two finds the attempt count moved on and does nothing.
+ * Queues a new attempt, due now, for pending deliveries whose attempt is more than WEBHOOK_OVERDUE_SECONDS
+ * late: their queue entry was lost or gave up, and without this they would stay pending for ever. Their
+ * next_attempt_at becomes now, so each is re-queued at most once per WEBHOOK_OVERDUE_SECONDS. Should the
+ * old entry still run, one of the two finds the attempt count moved on and does nothing.
  */
-export async function requeueOverdueDeliveries(db: Db, queue: JobQueue, now: Date, overdueMs: number): Promise<number> {
+async function requeueOverdueDeliveries(db: Db, queue: JobQueue, now: Date): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const rows = await claimOverdueDeliveries(trx, new Date(now.getTime() - overdueMs), BATCH);
+    const rows = await claimOverdueDeliveries(trx, new Date(now.getTime() - WEBHOOK_OVERDUE_SECONDS * 1000), BATCH);
     for (const row of rows) await queue.enqueueWebhookAttempt(trx, { delivery_id: row.id, attempts_before: row.attempts }, now);
     await markDueAt(trx, rows.map((row) => row.id), now);
     return rows.length;
@@ -54,8 +54,6 @@ export interface WebhookRelayDeps {
   sweepMs: number;
   /** How often to look for overdue deliveries (default every minute). */
   requeueMs?: number;
-  /** How late an attempt must be to count as lost (default WEBHOOK_OVERDUE_SECONDS). */
-  overdueMs?: number;
 }
 
 /**
@@ -63,7 +61,6 @@ export interface WebhookRelayDeps {
  * `requeueMs` it re-queues overdue deliveries.
  */
 export function startWebhookRelay(deps: WebhookRelayDeps): WebhookRelay {
-  const overdueMs = deps.overdueMs ?? WEBHOOK_OVERDUE_SECONDS * 1000;
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
@@ -93,7 +90,7 @@ export function startWebhookRelay(deps: WebhookRelayDeps): WebhookRelay {
       try {
         let count: number;
         do {
-          count = await requeueOverdueDeliveries(deps.db, deps.queue, deps.now(), overdueMs);
+          count = await requeueOverdueDeliveries(deps.db, deps.queue, deps.now());
           if (count > 0) deps.logger.warn({ count }, "webhook deliveries had lost their queue entries; queued again");
         } while (count === BATCH && !stopped);
       } catch (error) {

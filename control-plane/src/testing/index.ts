@@ -1,5 +1,5 @@
 // Test support other packages use: an HTTP client for the API, the API under test, an event-stream
-// client, an HTTPS server on loopback and webhook receivers that verify signatures.
+// client and webhook receivers that verify signatures (on shared's HTTPS test server).
 export { apiRequest, type ApiRequestOptions, type ApiResponse } from "./api-request.ts";
 export { assertErrorShape } from "./error-shape.ts";
 export { startTestApi, type TestApi } from "./test-api.ts";

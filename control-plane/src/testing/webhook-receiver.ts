@@ -1,11 +1,9 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { text } from "node:stream/consumers";
 import { Webhook } from "standardwebhooks";
+import type { TestHttpsServer } from "@caption/shared/testing/https-server";
 
-/** What a receiver needs of a test HTTPS server: this package's (https-server.ts) or the media tests'. */
-export interface RoutingServer {
-  url(path: string): string;
-  route(path: string, handler: (req: IncomingMessage, res: ServerResponse) => unknown): void;
-}
+/** What a receiver needs of a test HTTPS server. */
+export type RoutingServer = Pick<TestHttpsServer, "url" | "route">;
 
 export interface ReceivedWebhook {
   id: string;
@@ -33,12 +31,6 @@ export interface WebhookReceiver {
 }
 
 export type Answer = (request: ReceivedWebhook, attemptOfThisEvent: number) => number | "never";
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  let body = "";
-  for await (const chunk of req as AsyncIterable<Buffer>) body += chunk.toString("utf8");
-  return body;
-}
 
 /**
  * A webhook receiver at `path` of a test HTTPS server: it verifies each request's signature as any
@@ -72,7 +64,7 @@ export function webhookReceiver(server: RoutingServer, path: string, answer: Ans
     },
   };
   server.route(path, async (req, res) => {
-    const body = await readBody(req);
+    const body = await text(req);
     if (!receiver.secret) {
       res.writeHead(500).end();
       return;

@@ -1,12 +1,14 @@
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import { JobSchema } from "./job.ts";
-import { LiteralUnion } from "./style.ts";
+import { LiteralUnion, Nullable } from "./style.ts";
 
 /** What a webhook endpoint can subscribe to; terminal events by default. */
 export const WEBHOOK_EVENT_TYPES = ["job.completed", "job.failed", "job.canceled", "job.progress"] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const DEFAULT_WEBHOOK_EVENTS: readonly WebhookEventType[] = ["job.completed", "job.failed", "job.canceled"];
 export const MAX_WEBHOOK_ENDPOINTS = 10;
+/** How many of an endpoint's deliveries its delivery list shows. */
+export const RECENT_WEBHOOK_DELIVERIES = 50;
 
 const EventTypeSchema = LiteralUnion(WEBHOOK_EVENT_TYPES);
 const EndpointUrl = Type.String({ format: "uri", maxLength: 2048, pattern: "^[hH][tT][tT][pP][sS]://[^/?#@\\s]", description: "HTTPS URL that receives the deliveries; redirects are not followed" });
@@ -42,7 +44,9 @@ export const WebhookEndpointListSchema = Type.Object(
 );
 export type WebhookEndpointList = Static<typeof WebhookEndpointListSchema>;
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** A delivery's state: still being tried, answered 2xx, or given up. */
+export const WEBHOOK_DELIVERY_STATES = ["pending", "delivered", "failed"] as const;
+export type WebhookDeliveryState = (typeof WEBHOOK_DELIVERY_STATES)[number];
 
 export const WebhookAttemptSchema = Type.Object(
   {
@@ -61,7 +65,7 @@ export const WebhookDeliverySchema = Type.Object(
     event_id: Type.String({ description: "The webhook-id header: the same on every retry" }),
     type: EventTypeSchema,
     job_id: Type.String(),
-    status: LiteralUnion(["pending", "delivered", "failed"] as const),
+    status: LiteralUnion(WEBHOOK_DELIVERY_STATES),
     next_attempt_at: Nullable(Type.String({ format: "date-time", description: "When the next retry is due; null once delivered or given up" })),
     created_at: Type.String({ format: "date-time" }),
     attempts: Type.Array(WebhookAttemptSchema, { description: "Oldest first" }),
@@ -71,7 +75,7 @@ export const WebhookDeliverySchema = Type.Object(
 export type WebhookDelivery = Static<typeof WebhookDeliverySchema>;
 
 export const WebhookDeliveryListSchema = Type.Object(
-  { deliveries: Type.Array(WebhookDeliverySchema, { description: "The 50 most recent, newest first" }) },
+  { deliveries: Type.Array(WebhookDeliverySchema, { description: `The ${RECENT_WEBHOOK_DELIVERIES} most recent, newest first` }) },
   { additionalProperties: false, $id: "WebhookDeliveryList" },
 );
 export type WebhookDeliveryList = Static<typeof WebhookDeliveryListSchema>;

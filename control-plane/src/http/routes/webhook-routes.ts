@@ -1,10 +1,9 @@
 import type Router from "@koa/router";
-import bodyParser from "@koa/bodyparser";
 import { WebhookEndpointRequestSchema } from "@caption/shared/api/webhook";
 import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints } from "../../services/webhook-endpoint-service.ts";
-import { invalidRequest } from "../../services/service-error.ts";
 import type { AppDeps } from "../app-deps.ts";
 import type { AppState } from "../app-state.ts";
+import { jsonBody } from "../json-body.ts";
 import { authenticate, principalOf } from "../middleware/authenticate.ts";
 import { createValidator } from "../validation.ts";
 
@@ -14,16 +13,8 @@ const endpointRequest = createValidator(WebhookEndpointRequestSchema);
 export function webhookRoutes(router: Router<AppState>, deps: AppDeps): void {
   const write = authenticate(deps.db, "subtitles:write", deps.now);
   const read = authenticate(deps.db, "subtitles:read", deps.now);
-  const json = bodyParser({ enableTypes: ["json"], jsonLimit: "16kb", encoding: "utf-8",
-    onError: () => {
-      throw invalidRequest("request body must be a JSON object");
-    },
-  });
 
-  router.post("/v1/webhook_endpoints", write, async (ctx, next) => {
-    if (!ctx.is("application/json")) throw invalidRequest("Content-Type must be application/json");
-    await next();
-  }, json, async (ctx) => {
+  router.post("/v1/webhook_endpoints", write, ...jsonBody({ limit: "16kb", tooLargeIs413: false }), async (ctx) => {
     const request = endpointRequest.parse(ctx.request.body);
     const created = await createWebhookEndpoint(deps.db, principalOf(ctx.state).accountId, request, { allowPrivateAddresses: deps.allowPrivateAddresses });
     ctx.state.log.info({ webhook_endpoint_id: created.id, events: created.events }, "webhook endpoint created");
