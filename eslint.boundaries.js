@@ -18,11 +18,12 @@ const LAYERS = {
 const MAX_DEPTH = 3;
 const KOA_FREE = { "control-plane": ["services", "db", "queue", "storage"] };
 
+/** A path into another package's sources: `…/<package>/src/…` or `../…/<package>/…`. */
+const OTHER_PACKAGE_PATH = `(^|/)(${PACKAGES.join("|")})/src(/|$)|^(\\.\\./)+(${PACKAGES.join("|")})/`;
+const BY_NAME = "Import another package by its name (@caption/…) through the entry points its package.json exports.";
+
 const packagePatterns = (pkg) => [
-  {
-    regex: `(^|/)(${PACKAGES.join("|")})/src(/|$)|^(\\.\\./)+(${PACKAGES.join("|")})/`,
-    message: "Import another package by its name (@caption/…) through the entry points its package.json exports.",
-  },
+  { regex: OTHER_PACKAGE_PATH, message: BY_NAME },
   ...PACKAGES.filter((other) => other !== pkg && !MAY_DEPEND_ON[pkg].includes(other)).map((other) => ({
     regex: `^@caption/${other}(/|$)`,
     message: `${pkg} may not depend on ${other} (README "Layout").`,
@@ -61,21 +62,15 @@ function layerBlocks(pkg) {
   return blocks;
 }
 
-/** One config block per package and per layered folder and depth (no-restricted-imports options do not merge). */
 // no-restricted-imports does not see import(): the same rule for dynamic imports of another package's sources.
 const dynamicImports = {
   files: ["**/*.ts"],
   rules: {
-    "no-restricted-syntax": [
-      "error",
-      {
-        selector: `ImportExpression[source.value=/(^|\\/)(${PACKAGES.join("|")})\\/src(\\/|$)|^(\\.\\.\\/)+(${PACKAGES.join("|")})\\//]`,
-        message: "Import another package by its name (@caption/…) through the entry points its package.json exports.",
-      },
-    ],
+    "no-restricted-syntax": ["error", { selector: `ImportExpression[source.value=/${OTHER_PACKAGE_PATH.replaceAll("/", "\\/")}/]`, message: BY_NAME }],
   },
 };
 
+/** One config block per package and per layered folder and depth (no-restricted-imports options do not merge). */
 export const boundaries = [
   dynamicImports,
   ...PACKAGES.map((pkg) => ({ files: [`${pkg}/**/*.ts`], rules: rule(packagePatterns(pkg)) })),

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { insertQueuedJob } from "@caption/shared/testing/job-rows";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { deleteProgressEventsBefore } from "./job-event-repository.ts";
 import { deleteSettledDeliveriesBefore } from "./webhook-delivery-repository.ts";
@@ -11,10 +12,7 @@ before(async () => {
   database = await createTestDatabase();
   const db = database.db;
   await db.insertInto("accounts").values({ id: "acct_r", name: "r", created_at: new Date() }).execute();
-  await db
-    .insertInto("jobs")
-    .values({ id: "job_r", account_id: "acct_r", status: "queued", video_url: "https://a/b.mp4", preset: "classic", language: null, style: "{}", max_duration_seconds: 600, media: null, resolved_style: null, duration_seconds: null, error_code: null, error_message: null, video_key: null, srt_key: null, transcript_key: null, traceparent: null, created_at: new Date(), updated_at: new Date(), started_at: null, finished_at: null, expires_at: null, files_deleted_at: null })
-    .execute();
+  await insertQueuedJob(db, { id: "job_r", accountId: "acct_r" });
   await db.insertInto("webhook_endpoints").values({ id: "we_r", account_id: "acct_r", url: "https://r.example.com/", events: ["job.progress", "job.completed"], secret: "whsec_AAAA", created_at: new Date() }).execute();
   await db.updateTable("jobs").set({ status: "ingesting", progress: 10 }).where("id", "=", "job_r").execute();
   await db.updateTable("jobs").set({ progress: 20 }).where("id", "=", "job_r").execute();
@@ -39,7 +37,7 @@ test("settled deliveries older than the cut-off go; pending ones stay", async ()
   const db = database.db;
   await db.updateTable("webhook_deliveries").set({ state: "delivered" }).execute();
   // Another job moves: a new delivery, still pending.
-  await db.insertInto("jobs").values({ id: "job_s", account_id: "acct_r", status: "queued", video_url: "https://a/b.mp4", preset: "classic", language: null, style: "{}", max_duration_seconds: 600, media: null, resolved_style: null, duration_seconds: null, error_code: null, error_message: null, video_key: null, srt_key: null, transcript_key: null, traceparent: null, created_at: new Date(), updated_at: new Date(), started_at: null, finished_at: null, expires_at: null, files_deleted_at: null }).execute();
+  await insertQueuedJob(db, { id: "job_s", accountId: "acct_r" });
   await db.updateTable("jobs").set({ status: "ingesting" }).where("id", "=", "job_s").execute();
   await deleteSettledDeliveriesBefore(db, new Date(Date.now() + 3600_000));
   const left = await db.selectFrom("webhook_deliveries").select(["job_id", "state"]).execute();

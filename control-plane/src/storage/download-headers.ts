@@ -1,5 +1,3 @@
-import { resultContentType } from "@caption/shared/storage/result-files";
-
 /**
  * Result files a browser should save rather than display: subtitles (SRT, WebVTT, ASS) and JSON opened
  * in a tab are text a page could sniff or script around; the captioned MP4 plays inline.
@@ -11,7 +9,3 @@ export function contentDisposition(name: string): string | null {
   return ATTACHMENT.test(name) ? `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, "_")}"` : null;
 }
 
-/** The Content-Type a result file is served with (as the worker stored it), or null for another file. */
-export function downloadContentType(name: string): string | null {
-  return resultContentType(name) ?? null;
-}

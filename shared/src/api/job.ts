@@ -1,5 +1,5 @@
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
-import { LiteralUnion } from "./style.ts";
+import { Type, type Static } from "@sinclair/typebox";
+import { LiteralUnion, Nullable } from "./style.ts";
 
 /** A job in one of these is unfinished: it holds one of its account's concurrency slots, and a worker may move it on. */
 export const ACTIVE_STATUSES = ["queued", "ingesting", "transcribing", "rendering"] as const;
@@ -9,8 +9,6 @@ export const JOB_STATUSES = [...ACTIVE_STATUSES, ...TERMINAL_STATUSES] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 const terminal: ReadonlySet<JobStatus> = new Set(TERMINAL_STATUSES);
 export const isTerminal = (status: JobStatus): boolean => terminal.has(status);
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const JobSchema = Type.Object(
   {

@@ -4,7 +4,7 @@ import { StyleSchema } from "./style.ts";
 
 /** Most words a render request may carry: far above what 600 s of speech holds (~2 500). */
 export const MAX_EDITED_WORDS = 20_000;
-export const MAX_WORD_TEXT_LENGTH = 100;
+const MAX_WORD_TEXT_LENGTH = 100;
 
 // C0 and C1 control characters (tab and newline included): a word is one line of caption text.
 const NO_CONTROL_CHARACTERS = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$";
@@ -37,7 +37,6 @@ export const RenderRequestSchema = Type.Object(
   },
   { additionalProperties: false, $id: "RenderRequest" },
 );
-export type RenderRequest = Static<typeof RenderRequestSchema>;
 
 /**
  * The render request with the words themselves left unchecked (the array's own limits still hold).

@@ -1,8 +1,11 @@
-import { KindGuard, Type, type ObjectOptions, type SchemaOptions, type Static, type TLiteral, type TObject, type TPartial, type TProperties, type TUnion } from "@sinclair/typebox";
+import { KindGuard, Type, type ObjectOptions, type SchemaOptions, type Static, type TLiteral, type TObject, type TPartial, type TProperties, type TSchema, type TUnion } from "@sinclair/typebox";
 
 /** Literal union helper: one schema, one source for the TypeScript type. */
 export const LiteralUnion = <const T extends readonly (string | number)[]>(values: T, options: SchemaOptions = {}) =>
   Type.Union(values.map((v) => Type.Literal(v)), options) as unknown as TUnion<TLiteral<T[number]>[]>;
+
+/** A schema or null. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const HexColor = Type.String({ pattern: "^#[0-9a-fA-F]{6}$", description: "#RRGGBB; shorthand, alpha and named colors are rejected" });
 

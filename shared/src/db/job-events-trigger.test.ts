@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { JobStatus } from "../api/job.ts";
 import type { WebhookEventType } from "../api/webhook.ts";
+import { insertQueuedJob } from "../testing/job-rows.ts";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database.ts";
 
 // The trigger on jobs writes a job's history and queues webhook deliveries in the transaction that
@@ -23,10 +24,7 @@ after(() => database?.dispose());
 
 async function newJob(): Promise<string> {
   const id = `job_${++n}`;
-  await database.db
-    .insertInto("jobs")
-    .values({ id, account_id: "acct_a", status: "queued", video_url: "https://a/b.mp4", preset: "classic", language: null, style: "{}", max_duration_seconds: 600, media: null, resolved_style: null, duration_seconds: null, error_code: null, error_message: null, video_key: null, srt_key: null, transcript_key: null, traceparent: null, created_at: new Date(), updated_at: new Date(), started_at: null, finished_at: null, expires_at: null, files_deleted_at: null })
-    .execute();
+  await insertQueuedJob(database.db, { id, accountId: "acct_a" });
   return id;
 }
 const set = (id: string, values: { status?: JobStatus; progress?: number }) => database.db.updateTable("jobs").set(values).where("id", "=", id).execute();

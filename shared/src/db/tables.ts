@@ -4,7 +4,7 @@ import type { PresetId } from "../api/preset.ts";
 import type { EditedWord } from "../api/render-request.ts";
 import type { Scope } from "../api/scopes.ts";
 import type { Style } from "../api/style.ts";
-import type { WebhookEventType } from "../api/webhook.ts";
+import type { WebhookDeliveryState, WebhookEventType } from "../api/webhook.ts";
 import type { JobErrorCode } from "../errors/codes.ts";
 import type { ResolvedStyle } from "../style/resolved-style.ts";
 
@@ -38,8 +38,7 @@ export interface ApiKeysTable {
 }
 
 /** `caption`: a submitted video, downloaded and transcribed. `render`: a completed job rendered again from its stored files. */
-export const JOB_KINDS = ["caption", "render"] as const;
-export type JobKind = (typeof JOB_KINDS)[number];
+export type JobKind = "caption" | "render";
 
 export interface JobsTable {
   id: string;
@@ -125,8 +124,7 @@ export interface WorkersTable {
   last_seen_at: Timestamp;
 }
 
-export const JOB_EVENT_TYPES = ["status", "progress"] as const;
-export type JobEventType = (typeof JOB_EVENT_TYPES)[number];
+export type JobEventType = "status" | "progress";
 
 /** A job's history: one row per change of status or progress, written by the jobs_record_event trigger. */
 export interface JobEventsTable {
@@ -148,9 +146,6 @@ export interface WebhookEndpointsTable {
   created_at: Timestamp;
 }
 
-export const DELIVERY_STATES = ["pending", "delivered", "failed"] as const;
-export type DeliveryState = (typeof DELIVERY_STATES)[number];
-
 /** The webhook outbox: one row per event and endpoint, queued by the jobs_record_event trigger. */
 export interface WebhookDeliveriesTable {
   id: Generated<number>;
@@ -160,7 +155,7 @@ export interface WebhookDeliveriesTable {
   event_id: string;
   type: WebhookEventType;
   event_at: Timestamp;
-  state: Generated<DeliveryState>;
+  state: Generated<WebhookDeliveryState>;
   enqueued: Generated<boolean>;
   attempts: Generated<number>;
   next_attempt_at: NullableTimestamp;

@@ -25,3 +25,11 @@ export async function insertCompletedJob(
     })
     .execute();
 }
+
+/** A job row just submitted: queued, nothing done yet. */
+export async function insertQueuedJob(db: Kysely<Database>, job: { id: string; accountId: string }): Promise<void> {
+  await db
+    .insertInto("jobs")
+    .values({ id: job.id, account_id: job.accountId, status: "queued", video_url: "https://a/b.mp4", preset: "classic", language: null, style: "{}", max_duration_seconds: 600 })
+    .execute();
+}

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import pino from "pino";
-import type { Job } from "@caption/shared/api/job";
+import { isTerminal, type Job } from "@caption/shared/api/job";
 import type { Transcript } from "@caption/shared/api/transcript";
 import { assFilter, linkBundledFonts, parseSrt } from "@caption/gpu-worker/subtitles";
 import { grayFrame, makeSpeechVideo, parseWebVtt } from "@caption/gpu-worker/testing";
@@ -54,7 +54,7 @@ async function finish(key: string, id: string): Promise<{ job: Job; seen: Set<st
   const seen = new Set<string>();
   const job = await service.waitForJob(key, id, (j) => {
     seen.add(j.status);
-    return ["completed", "failed", "canceled"].includes(j.status);
+    return isTerminal(j.status);
   });
   assert.equal(job.status, "completed", JSON.stringify(job));
   return { job, seen };

@@ -7,7 +7,7 @@ import { REPO_ROOT } from "../fixtures/repo-paths.ts";
  * The README's typed client: openapi-fetch over types that openapi-typescript generates from the
  * served OpenAPI document. It submits a video, polls until the job ends and prints the job as JSON.
  */
-export const CLIENT_SOURCE = `import createClient from "openapi-fetch";
+const CLIENT_SOURCE = `import createClient from "openapi-fetch";
 import type { paths } from "./schema.d.ts";
 
 const api = createClient<paths>({ baseUrl: process.env.API_URL, headers: { Authorization: \`Bearer \${process.env.API_KEY}\` } });

@@ -2,7 +2,8 @@ import path from "node:path";
 import type Router from "@koa/router";
 import send from "send";
 import type { AppState } from "../app-state.ts";
-import { contentDisposition, downloadContentType } from "../../storage/download-headers.ts";
+import { resultContentType } from "@caption/shared/storage/result-files";
+import { contentDisposition } from "../../storage/download-headers.ts";
 import type { UrlSigner } from "../../storage/signed-url.ts";
 import { notFound, ServiceError } from "../../services/service-error.ts";
 
@@ -29,7 +30,7 @@ export function fileRoutes(router: Router<AppState>, root: string, signer: UrlSi
         const disposition = contentDisposition(name);
         if (disposition) res.setHeader("Content-Disposition", disposition);
         // The type the file was stored with (text/vtt, text/x-ssa… with their charset), not a guess from its extension.
-        const type = downloadContentType(name);
+        const type = resultContentType(name);
         if (type) res.setHeader("Content-Type", type);
       });
       ctx.res.once("close", resolve);
