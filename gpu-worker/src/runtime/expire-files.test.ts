@@ -81,3 +81,19 @@ test("a render job that commits while an expiry holds the claim is seen before a
   });
   await database.db.updateTable("jobs").set({ status: "canceled" }).where("id", "=", "job_racing_render").execute();
 });
+
+test("an expiry whose claim a render request races keeps the source's files for that render", async () => {
+  await completedJob("job_raced", new Date(Date.now() - 1000));
+  let raced = false;
+  await expireResultFiles(database.db, createLocalResultStore(root), pino({ level: "silent" }), {
+    // Another connection: the render request commits after the claim's snapshot.
+    afterClaim: async (claimed) => {
+      if (!claimed.includes("job_raced")) return;
+      await renderJobOf("job_raced_render", "job_raced");
+      raced = true;
+    },
+  });
+  assert.ok(raced, "the claim took the source");
+  assert.equal(existsSync(path.join(root, "job_raced", "source-video")), true, "kept for the render that raced the claim");
+  await database.db.updateTable("jobs").set({ status: "canceled" }).where("id", "=", "job_raced_render").execute();
+});
