@@ -83,4 +83,6 @@ test("the assets are ours, and unknown asset names are 404", async () => {
   assert.match(css.headers.get("content-type") ?? "", /text\/css/);
   assert.equal((await fetch(`${t.url}/docs/assets/package.json`)).status, 404);
   assert.equal((await fetch(`${t.url}/docs/assets/..%2Fpackage.json`)).status, 404);
+  // Names every object has are no assets either.
+  for (const name of ["constructor", "toString", "__proto__"]) assert.equal((await fetch(`${t.url}/docs/assets/${name}`)).status, 404, name);
 });

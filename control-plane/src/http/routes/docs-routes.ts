@@ -69,10 +69,12 @@ export function docsRoutes(router: Router<AppState>, deps: AppDeps): void {
     ctx.body = INIT;
   });
   router.get("/docs/assets/:file", async (ctx) => {
-    const type = ASSETS[ctx.params.file ?? ""];
-    if (!type) return; // 404 NOT_FOUND, like any unknown path
+    const file = ctx.params.file ?? "";
+    // Own names only: `constructor` and the like are no assets. Anything else is 404 NOT_FOUND, like any unknown path.
+    if (!Object.hasOwn(ASSETS, file)) return;
+    const type = ASSETS[file]!;
     ctx.set("Cache-Control", "public, max-age=86400");
     ctx.type = type;
-    ctx.body = await asset(ctx.params.file ?? "");
+    ctx.body = await asset(file);
   });
 }
