@@ -29,12 +29,15 @@ export function scheduleFrames(cues: readonly ScheduledCue[], video: { durationS
 export class FrameSchedule {
   readonly #toMs: (t: number) => number;
   readonly #endMs: number;
+  /** Milliseconds of the video's last frame on the grid. */
+  readonly #lastFrameMs: number;
   readonly #frames: ScheduledFrame[] = [];
   #cues = 0;
 
   constructor(video: { durationSeconds: number; frameRate: number | null }) {
     this.#toMs = msOnFrameGrid(video.frameRate);
     this.#endMs = Math.floor(video.durationSeconds * 1000);
+    this.#lastFrameMs = video.frameRate === null || !(video.frameRate > 0) ? this.#endMs : this.#toMs(Math.max(0, Math.round(video.durationSeconds * video.frameRate) - 1) / video.frameRate);
     this.#push({ ptsMs: 0, cue: null, t: 0 });
   }
 
@@ -48,9 +51,13 @@ export class FrameSchedule {
     return this.#frames.splice(0, this.#frames.length - 1);
   }
 
-  /** No more cues: the frames held back and the closing one. */
-  finish(): ScheduledFrame[] {
+  /**
+   * No more cues: the frames held back and the closing one. `holdLastFrame` adds the last picture again at the
+   * video's last frame, for outputs timed by the caption stream alone (it changes no burned frame).
+   */
+  finish(options: { holdLastFrame?: boolean } = {}): ScheduledFrame[] {
     const last = this.#frames.at(-1);
+    if (options.holdLastFrame && last !== undefined && this.#lastFrameMs > last.ptsMs && this.#lastFrameMs < this.#endMs) this.#frames.push({ ...last, ptsMs: this.#lastFrameMs });
     if (last !== undefined && this.#endMs > last.ptsMs) this.#frames.push({ ...last, ptsMs: this.#endMs });
     return this.#frames.splice(0);
   }
