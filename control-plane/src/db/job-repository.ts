@@ -16,6 +16,7 @@ export const RECORD_COLUMNS = [
   "media", "resolved_style", "duration_seconds", "source_sha256", "source_bytes", "reserved_seconds", "billed_seconds", "error_code",
   "error_message", "video_key", "srt_key", "transcript_key", "vtt_key", "ass_key", "source_video_key", "traceparent", "attempts",
   "created_at", "updated_at", "started_at", "finished_at", "expires_at", "files_deleted_at", "base_url",
+  "output_kind", "poster_key", "preview_strip_key", "overlay_webm_key", "overlay_mov_key",
 ] as const satisfies readonly (keyof JobRecord)[];
 
 export async function findJob(db: DbOrTrx, accountId: string, jobId: string, options: { lock?: boolean } = {}): Promise<JobRecord | undefined> {

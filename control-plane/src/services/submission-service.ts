@@ -29,5 +29,6 @@ export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promi
     language: request.language ?? null,
     style: JSON.stringify(request.style ?? {}),
     max_duration_seconds: request.max_duration_seconds ?? MAX_VIDEO_SECONDS,
+    output_kind: request.output?.kind ?? "burned",
   }));
 }

@@ -74,6 +74,11 @@ export interface CompletedFiles {
   assKey: string;
   transcriptKey: string;
   sourceVideoKey: string;
+  /** The pictures and the transparent overlay; null where the job has none (the overlay for kind burned). */
+  posterKey: string | null;
+  previewStripKey: string | null;
+  overlayWebmKey: string | null;
+  overlayMovKey: string | null;
   expiresAt: Date;
 }
 
@@ -91,6 +96,10 @@ export async function markCompleted(db: DbOrTrx, jobId: string, billedSeconds: n
       vtt_key: files.vttKey,
       ass_key: files.assKey,
       source_video_key: files.sourceVideoKey,
+      poster_key: files.posterKey,
+      preview_strip_key: files.previewStripKey,
+      overlay_webm_key: files.overlayWebmKey,
+      overlay_mov_key: files.overlayMovKey,
       expires_at: files.expiresAt,
       finished_at: now,
       updated_at: now,
@@ -156,7 +165,19 @@ export async function forgetResultFiles(db: DbOrTrx, jobIds: readonly string[]):
   if (jobIds.length === 0) return;
   await db
     .updateTable("jobs")
-    .set({ files_deleted_at: now, video_key: null, srt_key: null, vtt_key: null, ass_key: null, transcript_key: null, source_video_key: null })
+    .set({
+      files_deleted_at: now,
+      video_key: null,
+      srt_key: null,
+      vtt_key: null,
+      ass_key: null,
+      transcript_key: null,
+      source_video_key: null,
+      poster_key: null,
+      preview_strip_key: null,
+      overlay_webm_key: null,
+      overlay_mov_key: null,
+    })
     .where("id", "in", jobIds)
     .execute();
 }

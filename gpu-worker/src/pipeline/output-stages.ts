@@ -1,11 +1,14 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
+import { burnsCaptions, makesOverlay } from "@caption/shared/api/output";
 import type { Transcript } from "@caption/shared/api/transcript";
+import { VIDEO_FILES } from "@caption/shared/storage/result-files";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import { jobStatus } from "../db/job-repository.ts";
 import type { MediaInfo } from "../media/media-info.ts";
 import type { Cue } from "../render/cue-builder.ts";
 import { renderCaptionedVideo, type CaptionCues } from "../render/render-video.ts";
+import { writeUncaptionedMp4 } from "../render/uncaptioned-video.ts";
 import { RESULT_FILES, resultKey, SOURCE_VIDEO_FILE } from "../storage/result-store.ts";
 import { assSubtitles } from "../subtitles/ass/ass-subtitles.ts";
 import { cuesToSrt } from "../subtitles/srt.ts";
@@ -13,6 +16,7 @@ import { cuesToVtt } from "../subtitles/vtt.ts";
 import { recordRender } from "../telemetry/attempt-tracing.ts";
 import type { AttemptContext } from "./job-attempt.ts";
 import { completeJob } from "./job-transitions.ts";
+import { takePictures } from "./picture-stage.ts";
 import { checkRenderedOutput } from "./rendered-duration.ts";
 
 // The stages every job ends with, whatever gave it its words: render the captions into the video,
@@ -20,15 +24,25 @@ import { checkRenderedOutput } from "./rendered-duration.ts";
 
 const RETENTION_MS = 24 * 3600 * 1000;
 
+/** A result file written into the attempt's scratch folder under its name. */
+export interface LocalResultFile {
+  name: string;
+  contentType: string;
+}
+
 export interface CaptionedVideo {
   framesDrawn: number;
-  /** Duration of the rendered file, measured like any upload. */
+  /** Duration of the longest rendered file, measured like any upload. */
   renderedSeconds: number;
+  /** The video (burned, or uncaptioned beside an overlay) first, then the overlay's files if any. */
+  files: LocalResultFile[];
 }
 
 /**
- * Draws the cues in the style onto the source and encodes the captioned MP4 into the scratch folder, then
- * measures it. The cues are all known, or arrive while recognition runs (`cueStream`).
+ * Draws the cues in the style onto the source and encodes what the job's output kind asks for into the
+ * scratch folder: the captioned MP4, the transparent overlay (WebM and MOV, with the source copied as an
+ * uncaptioned MP4 when nothing is burned), or both; then measures them. The cues are all known, or arrive
+ * while recognition runs (`cueStream`).
  */
 export async function renderCaptions(
   ctx: AttemptContext,
@@ -38,12 +52,16 @@ export async function renderCaptions(
   const { media, style, work } = input;
   return ctx.tracing.stage("render", async () => {
     const started = performance.now();
-    const outputPath = path.join(dir, RESULT_FILES.video.name);
+    const local = (file: LocalResultFile) => path.join(dir, file.name);
+    const kind = ctx.job.output_kind;
+    const burned = burnsCaptions(kind) ? RESULT_FILES.video : VIDEO_FILES.uncaptioned;
+    const overlayFiles = makesOverlay(kind) ? [VIDEO_FILES.overlayWebm, VIDEO_FILES.overlayMov] : [];
     const captions: CaptionCues = input.cueStream === undefined ? { cues: input.cues } : { cueStream: input.cueStream };
     const render = await renderCaptionedVideo({
       ...captions,
       inputPath: input.sourcePath,
-      outputPath,
+      outputPath: burnsCaptions(kind) ? local(burned) : undefined,
+      overlay: makesOverlay(kind) ? { webmPath: local(VIDEO_FILES.overlayWebm), movPath: local(VIDEO_FILES.overlayMov) } : undefined,
       style,
       media,
       encoder: deps.encoder,
@@ -53,44 +71,65 @@ export async function renderCaptions(
       ffmpegBinary: deps.ffmpegPath,
       onProgress: input.onProgress,
     });
+    if (!burnsCaptions(kind)) {
+      await writeUncaptionedMp4({ inputPath: input.sourcePath, outputPath: local(burned), media, encoder: deps.encoder, signal: work, logger: log, ffmpegBinary: deps.ffmpegPath });
+    }
     recordRender(deps.encoder.encoder, Math.round(media.durationSeconds * media.frameRate), (performance.now() - started) / 1000);
-    const renderedSeconds = await checkRenderedOutput(outputPath, { seconds: input.seconds, frameRate: media.frameRate }, { signal: work, binary: deps.ffprobePath, timeoutMs: deps.limits.probeTimeoutMs });
-    return { framesDrawn: render.framesDrawn, renderedSeconds };
+    const files = [burned, ...overlayFiles];
+    let renderedSeconds = 0;
+    for (const file of files) {
+      const seconds = await checkRenderedOutput(local(file), { seconds: input.seconds, frameRate: media.frameRate }, { signal: work, binary: deps.ffprobePath, timeoutMs: deps.limits.probeTimeoutMs });
+      renderedSeconds = Math.max(renderedSeconds, seconds);
+    }
+    return { framesDrawn: render.framesDrawn, renderedSeconds, files };
   });
 }
 
 /**
- * Writes the SRT, WebVTT, ASS and transcript of the cues, then stores them, the captioned video and the
- * source video under the job's key prefix (the source stays so the job can be rendered again).
+ * Takes the poster and the preview strip from the rendered video, writes the SRT, WebVTT, ASS and transcript
+ * of the cues, then stores them, the video's files and the source video under the job's key prefix (the
+ * source stays so the job can be rendered again). Returns the pictures' files.
  */
-export async function storeResults(ctx: AttemptContext, input: { sourcePath: string; cues: readonly Cue[]; style: ResolvedStyle; transcript: Transcript; progress: number }): Promise<void> {
+export async function storeResults(
+  ctx: AttemptContext,
+  input: { sourcePath: string; cues: readonly Cue[]; style: ResolvedStyle; media: MediaInfo; video: CaptionedVideo; transcript: Transcript; progress: number },
+): Promise<LocalResultFile[]> {
   const { deps, dir, job, signal } = ctx;
-  await ctx.tracing.stage("store", async () => {
+  return ctx.tracing.stage("store", async () => {
     await ctx.progress.report(input.progress);
+    const pictures = await takePictures(ctx, input);
     await writeFile(path.join(dir, RESULT_FILES.srt.name), cuesToSrt(input.cues), "utf8");
     await writeFile(path.join(dir, RESULT_FILES.vtt.name), cuesToVtt(input.cues), "utf8");
     await writeFile(path.join(dir, RESULT_FILES.ass.name), assSubtitles(input.cues, input.style), "utf8");
     await writeFile(path.join(dir, RESULT_FILES.transcript.name), JSON.stringify(input.transcript), "utf8");
-    const files = Object.values(RESULT_FILES).map((file) => ({ ...file, localPath: path.join(dir, file.name) }));
+    // The burned video is one of the video's files, when there is one.
+    const written = [...Object.values(RESULT_FILES).filter((file) => file !== RESULT_FILES.video), ...input.video.files, ...pictures];
+    const files = written.map((file) => ({ ...file, localPath: path.join(dir, file.name) }));
     for (const file of [...files, { ...SOURCE_VIDEO_FILE, localPath: input.sourcePath }]) {
       signal.throwIfAborted();
       ctx.stored.push(await deps.store.put(job.id, file.name, file.localPath, file.contentType, { signal }));
     }
+    return pictures;
   });
 }
 
 /** Charges the reservation and marks the job completed with its files' keys, in one transaction. */
-export async function completeWithCharge(ctx: AttemptContext, input: { seconds: number; video: CaptionedVideo }): Promise<void> {
+export async function completeWithCharge(ctx: AttemptContext, input: { seconds: number; video: CaptionedVideo; pictures: readonly LocalResultFile[] }): Promise<void> {
   const { deps, job, log, tracing } = ctx;
   const key = (name: string) => resultKey(job.id, name);
+  const keyOf = (file: LocalResultFile, among: readonly LocalResultFile[]) => (among.includes(file) ? key(file.name) : null);
   const outcome = await tracing.stage("charge", () =>
     completeJob(deps.db, job.id, {
-      videoKey: key(RESULT_FILES.video.name),
+      videoKey: key(input.video.files[0]!.name),
       srtKey: key(RESULT_FILES.srt.name),
       vttKey: key(RESULT_FILES.vtt.name),
       assKey: key(RESULT_FILES.ass.name),
       transcriptKey: key(RESULT_FILES.transcript.name),
       sourceVideoKey: key(SOURCE_VIDEO_FILE.name),
+      posterKey: keyOf(VIDEO_FILES.poster, input.pictures),
+      previewStripKey: keyOf(VIDEO_FILES.previewStrip, input.pictures),
+      overlayWebmKey: keyOf(VIDEO_FILES.overlayWebm, input.video.files),
+      overlayMovKey: keyOf(VIDEO_FILES.overlayMov, input.video.files),
       expiresAt: new Date(Date.now() + RETENTION_MS),
     }),
   );

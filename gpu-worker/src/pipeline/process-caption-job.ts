@@ -53,8 +53,8 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
     segments: transcribed.segments,
     style,
   });
-  await storeResults(ctx, { sourcePath, cues, style, transcript, progress: STAGES.store[0] });
+  const pictures = await storeResults(ctx, { sourcePath, cues, style, media, video, transcript, progress: STAGES.store[0] });
 
   // 5. Charge and complete, atomically
-  await completeWithCharge(ctx, { seconds, video });
+  await completeWithCharge(ctx, { seconds, video, pictures });
 }

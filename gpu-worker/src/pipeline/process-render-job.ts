@@ -50,8 +50,8 @@ export async function runRenderJob(ctx: AttemptContext): Promise<void> {
     segments: job.words === null ? source.transcript.segments : segmentsForWords(source.transcript.segments, words),
     style,
   });
-  await storeResults(ctx, { sourcePath: source.videoPath, cues, style, transcript, progress: STAGES.store[0] });
+  const pictures = await storeResults(ctx, { sourcePath: source.videoPath, cues, style, media, video, transcript, progress: STAGES.store[0] });
 
   // 5. Charge and complete, atomically
-  await completeWithCharge(ctx, { seconds, video });
+  await completeWithCharge(ctx, { seconds, video, pictures });
 }

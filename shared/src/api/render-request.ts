@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { OutputSchema } from "./output.ts";
 import { PresetIdSchema } from "./preset.ts";
 import { StyleSchema } from "./style.ts";
 
@@ -21,7 +22,8 @@ export type EditedWord = Static<typeof EditedWordSchema>;
 
 /**
  * Body of POST /v1/jobs/{id}/renders. Every field is optional: an omitted one is the source job's
- * (its preset, the style it was submitted with, its transcript's words).
+ * (its preset, the style it was submitted with, its transcript's words), but for `output`, which is
+ * `burned` unless given.
  */
 export const RenderRequestSchema = Type.Object(
   {
@@ -34,6 +36,7 @@ export const RenderRequestSchema = Type.Object(
         description: "The words to caption, in time order; they replace the source transcript's words in the picture and in every file",
       }),
     ),
+    output: Type.Optional(OutputSchema),
   },
   { additionalProperties: false, $id: "RenderRequest" },
 );

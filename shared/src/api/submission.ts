@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { OutputSchema } from "./output.ts";
 import { PresetIdSchema } from "./preset.ts";
 import { StyleSchema } from "./style.ts";
 
@@ -14,6 +15,7 @@ export const SubmissionRequestSchema = Type.Object(
       // The default is stated in words, not as `default`: client generators turn a `default` into a required field.
       Type.Integer({ minimum: 1, maximum: MAX_VIDEO_SECONDS, description: `Caps the credit reserved; a longer video fails with DURATION_LIMIT_EXCEEDED. Omitted: ${MAX_VIDEO_SECONDS}` }),
     ),
+    output: Type.Optional(OutputSchema),
   },
   { additionalProperties: false, $id: "SubmissionRequest" },
 );
