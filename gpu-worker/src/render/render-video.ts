@@ -139,9 +139,9 @@ export function mp4OutputArgs(outputPath: string): string[] {
   return ["-movflags", "+faststart", "-f", "mp4", outputPath];
 }
 
-/** The source's video as the overlay's base: tone-mapped to SDR first when it is HDR. */
-function sourcePicture(media: MediaInfo): string {
-  const video = `[0:${media.videoStreamIndex}]`;
+/** The source's video (ffmpeg input `input`) as the overlay's base: tone-mapped to SDR first when it is HDR. */
+export function sourcePicture(media: Pick<MediaInfo, "videoStreamIndex" | "colorTransfer">, input = 0): string {
+  const video = `[${input}:${media.videoStreamIndex}]`;
   return isHdr(media) ? `${video}${HDR_TO_SDR_FILTER}[base];[base]` : video;
 }
 
