@@ -47,6 +47,9 @@ export const PreviewPayloadSchema = Type.Object(
 );
 export type PreviewPayload = Static<typeof PreviewPayloadSchema>;
 
+/** Workers NOTIFY a finished preview's id here, once its row is in preview_results. */
+export const PREVIEW_RESULTS_CHANNEL = "caption_preview_results";
+
 /** pg-boss lives in the same database, in its own schema. */
 export const PGBOSS_SCHEMA = "pgboss";
 
