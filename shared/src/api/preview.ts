@@ -33,7 +33,7 @@ export const PreviewRequestSchema = Type.Object(
     at: Type.Optional(
       Type.Number({ minimum: 0, description: "png/webp: the instant shown, between the first word's start and the last word's end (omitted: late in the middle word). mp4: where the clip starts (omitted: 0)" }),
     ),
-    duration: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: MAX_PREVIEW_CLIP_SECONDS, description: `mp4 only: seconds of clip (omitted: until the last word has ended, at most ${MAX_PREVIEW_CLIP_SECONDS})` })),
+    duration: Type.Optional(Type.Number({ minimum: 0.1, maximum: MAX_PREVIEW_CLIP_SECONDS, description: `mp4 only: seconds of clip (omitted: until the last word has ended, at most ${MAX_PREVIEW_CLIP_SECONDS})` })),
     format: LiteralUnion(PREVIEW_FORMATS, { description: "png or webp: a still; mp4: a clip of the animation" }),
     background: Type.Optional(
       Type.Object(
