@@ -6,3 +6,4 @@ export { renderCaptionedVideo, audioOutputArgs, mp4OutputArgs } from "./render-v
 export { captionTimeline, captionsInFrame } from "./caption-timeline.ts";
 export { checkerboard, frameToRgb, overlayCaptions, Yuv420Frame } from "./yuv-frame.ts";
 export { encodeRgbPng } from "./still-encoders.ts";
+export { decodePng, downscale } from "./rgba-image.ts";

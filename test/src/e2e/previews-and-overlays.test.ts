@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -10,9 +10,11 @@ import type { Job } from "@caption/shared/api/job";
 import type { Transcript } from "@caption/shared/api/transcript";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
 import { previewWords, stillInstant, timelineSeconds } from "@caption/shared/preview/preview-timeline";
-import { captionsInFrame, captionTimeline, checkerboard, encodeRgbPng, frameToRgb, overlayCaptions } from "@caption/gpu-worker/render";
+import { captionsInFrame, captionTimeline, checkerboard, decodePng, downscale, encodeRgbPng, frameToRgb, overlayCaptions } from "@caption/gpu-worker/render";
+import { sheetPreview } from "@caption/gpu-worker/tools";
 import { makeSpeechVideo } from "@caption/gpu-worker/testing";
 import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
+import { REPO_ROOT } from "../fixtures/repo-paths.ts";
 import { frameAt } from "../support/frames.ts";
 import { startTestService, type TestService } from "../support/test-service.ts";
 
@@ -115,18 +117,20 @@ describe("a job with output kind both", () => {
           : route.fulfill({ status: 200, body: "<!doctype html><video muted playsinline></video>", contentType: "text/html" }),
       );
       await page.goto("https://overlay.test/");
-      const seen = await page.evaluate(async (at: number) => {
-        const video = document.querySelector("video")!;
+      // In the page (a string: this package is type-checked without the DOM's types): play, seek to 1.5 s,
+      // draw the frame on a canvas and count its transparent and opaque pixels.
+      const seen = (await page.evaluate(`(async () => {
+        const video = document.querySelector("video");
         // From a blob, which Chromium can seek in (the route answers no ranges).
         video.src = URL.createObjectURL(await (await fetch("captions.webm")).blob());
         await video.play();
-        await new Promise<void>((resolve) => video.requestVideoFrameCallback(() => resolve()));
+        await new Promise((resolve) => video.requestVideoFrameCallback(() => resolve()));
         video.pause();
-        video.currentTime = at;
+        video.currentTime = 1.5;
         await new Promise((resolve) => video.addEventListener("seeked", resolve, { once: true }));
         const canvas = document.createElement("canvas");
         [canvas.width, canvas.height] = [video.videoWidth, video.videoHeight];
-        const context = canvas.getContext("2d")!;
+        const context = canvas.getContext("2d");
         context.drawImage(video, 0, 0);
         const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
         let [transparent, opaque] = [0, 0];
@@ -135,7 +139,7 @@ describe("a job with output kind both", () => {
           else if (pixels[i] === 255) opaque++;
         }
         return { width: video.videoWidth, height: video.videoHeight, duration: video.duration, transparent, opaque, corner: pixels[3] };
-      }, 1.5);
+      })()`)) as { width: number; height: number; duration: number; transparent: number; opaque: number; corner: number };
       assert.deepEqual([seen.width, seen.height, seen.corner], [WIDTH, HEIGHT, 0]);
       assert.ok(Math.abs(seen.duration - source.durationSeconds) < 0.1, `${seen.duration} s`);
       assert.ok(seen.transparent > 0.8 * WIDTH * HEIGHT, `${seen.transparent} transparent pixels`);
@@ -211,4 +215,19 @@ describe("previews drawn by the worker", () => {
     // The job's video is H.264 at CRF 20, the preview lossless: the same picture but for the codec's loss.
     assert.ok(sum / previewed.length < 3, `mean difference ${(sum / previewed.length).toFixed(2)}`);
   });
+});
+
+test("npm run presets:sheet makes the README's contact sheet of previews the running service draws", async () => {
+  const { api_key: sheetKey } = await service.createKey();
+  const out = path.join(dir, "presets.png");
+  const { stdout } = await execFileAsync(process.execPath, ["gpu-worker/src/cli/presets-sheet.ts", "--url", service.url, "--key", sheetKey, "--out", out], { cwd: REPO_ROOT });
+  assert.equal(stdout.trim(), out);
+  const sheet = await decodePng(await readFile(out));
+  // The first thumbnail is classic's portrait preview, shrunk to a quarter, below its label.
+  const response = await fetch(`${service.url}/v1/previews`, { method: "POST", headers: { authorization: `Bearer ${sheetKey}`, "content-type": "application/json" }, body: JSON.stringify(sheetPreview("classic", "portrait")) });
+  const thumb = downscale(await decodePng(Buffer.from(await response.arrayBuffer())), 4);
+  for (let row = 0; row < thumb.height; row += 7) {
+    const at = ((16 + 44 + row) * sheet.width + 16) * 4;
+    assert.deepEqual(sheet.data.subarray(at, at + thumb.width * 4), thumb.data.subarray(row * thumb.width * 4, (row + 1) * thumb.width * 4), `row ${row}`);
+  }
 });
