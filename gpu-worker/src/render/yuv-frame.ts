@@ -31,9 +31,10 @@ export class Yuv420Frame {
   }
 }
 
-// The checkerboard's two greys, as the captions' own conversion (BT.601, limited range) makes #CCCCCC and #999999.
-const LIGHT = 191;
-const DARK = 147;
+// The checkerboard's two mid greys, light and dark captions both readable on them, as the captions' own
+// conversion (BT.601, limited range) makes #808080 and #5F5F5F.
+const LIGHT = 126;
+const DARK = 98;
 
 /** A neutral checkerboard: squares of about a fortieth of the short side, on even rows and columns. */
 export function checkerboard(width: number, height: number): Yuv420Frame {
