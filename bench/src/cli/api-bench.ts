@@ -7,7 +7,9 @@ import { parseCommandLine } from "@caption/shared/runtime/command-line";
 import { baselineOf, reportLines } from "../api/api-report.ts";
 import { apiScenarios, seedJobs } from "../api/api-scenarios.ts";
 import { checkApiTargets } from "../api/api-targets.ts";
-import { runLoad } from "../api/run-load.ts";
+import { checkPreviewTargets, PREVIEW_SCENARIOS, runPreviewLoad, type PreviewMeasurement } from "../api/preview-load.ts";
+import { startWorkerProcess } from "../api/worker-process.ts";
+import { runLoad, type Measurement } from "../api/run-load.ts";
 import { summarize, type ScenarioSummary } from "../api/scenario-summary.ts";
 import { treeCpuMs } from "../pipeline/tree-cpu.ts";
 import { startWaitSampler, type WaitSample } from "../api/wait-sampler.ts";
@@ -15,7 +17,8 @@ import { createBenchKey } from "../bench-key.ts";
 import { makeWorkDir, startServiceProcess, type ServiceProcess } from "../service-process.ts";
 
 const USAGE = `usage: api-bench [options]
-  --url URL            benchmark a running service instead of starting one (embedded PostgreSQL, no worker)
+  --url URL            benchmark a running service (with a worker, for the previews) instead of starting one
+                       (embedded PostgreSQL; a worker process of its own joins for the preview scenarios)
   --key KEY            API key to use with --url; otherwise one is created through --database-url / DATABASE_URL
   --database-url URL   database of the running service (to create the benchmark key)
   --accounts N (1)     spread the load over N accounts, one key each (the per-account limits serialise one account)
@@ -83,7 +86,8 @@ async function main(argv: string[]): Promise<number> {
       service = await startServiceProcess({
         entry: "bench/src/api/api-process.ts",
         dataDir,
-        env: { LOG_LEVEL: values["log-level"] },
+        // Previews have their own per-key rate, lifted like the keys' own.
+        env: { LOG_LEVEL: values["log-level"], PREVIEW_RATE_LIMIT_PER_MINUTE: "100000" },
         nodeArgs: [...TELEMETRY_PRELOAD, ...(values.profile ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [])],
       });
       url = service.url;
@@ -118,10 +122,41 @@ async function main(argv: string[]): Promise<number> {
       if (sampler) waits.set(scenario.name, await sampler.stop());
     }
 
+    // Previews, drawn by a worker process beside the API, while the API also serves GET traffic.
+    const previews: { measured: PreviewMeasurement; beside: Measurement }[] = [];
+    const previewScenarios = PREVIEW_SCENARIOS.filter((s) => !only || s.name.includes(only));
+    if (previewScenarios.length > 0) {
+      const worker = service && databaseUrl && dataDir ? await startWorkerProcess(databaseUrl, path.join(dataDir, "worker")) : undefined;
+      try {
+        const reads = apiScenarios(keys, jobs).find((s) => s.name === "GET /v1/jobs/{id}")!;
+        const previewKey = keys[0]!;
+        for (const scenario of previewScenarios) {
+          if (warmupSeconds > 0) await runPreviewLoad(scenario, { url, key: previewKey, connections: 1, durationSeconds: warmupSeconds });
+          console.error(`  ${scenario.name} beside ${reads.name} (${connections} connections), ${durationSeconds} s`);
+          const [beside, measured] = await Promise.all([
+            runLoad(reads, { url, connections, durationSeconds }, `${reads.name} beside previews`),
+            runPreviewLoad(scenario, { url, key: previewKey, connections: 1, durationSeconds }),
+          ]);
+          previews.push({ measured, beside });
+        }
+      } finally {
+        await worker?.stop();
+      }
+    }
+
     console.log(`\nAPI benchmark: ${connections} connections, ${accounts} account(s), ${repeats} × ${durationSeconds} s per scenario (medians; min–max in brackets), ${os.cpus().length} CPUs, Node ${process.versions.node}${values.url ? `, service at ${url}` : ", embedded service"}`);
     console.log(`load average at start ${loadAtStart.map((n) => n.toFixed(2)).join(" ")}, at end ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
     for (const line of reportLines(summaries)) console.log(line);
     for (const m of summaries) if (m.unexpected > 0) console.log(`  ${m.name}: status codes ${JSON.stringify(m.runs.map((r) => r.statusCodes))}`);
+    if (previews.length > 0) {
+      console.log(`\n${"preview (one client, beside GET /v1/jobs/{id})".padEnd(48)}${"n".padStart(5)}${"p50".padStart(7)}${"p95 ms".padStart(8)}${"max".padStart(7)}  target        GET beside: req/s  p99 ms`);
+      for (const { measured, beside } of previews) {
+        const scenario = PREVIEW_SCENARIOS.find((s) => s.name === measured.name)!;
+        const failed = checkPreviewTargets(scenario, measured).filter((check) => !check.pass);
+        const verdict = `p95 ≤ ${scenario.maxP95Ms}: ${failed.length === 0 ? "PASS" : `FAIL (${failed.map((c) => `${c.name.slice(scenario.name.length + 1)} ${c.measured}`).join("; ")})`}`;
+        console.log(`${measured.name.padEnd(48)}${String(measured.count).padStart(5)}${String(measured.latencyMs.p50).padStart(7)}${String(measured.latencyMs.p95).padStart(8)}${String(measured.latencyMs.max).padStart(7)}  ${verdict.padEnd(14)}${String(beside.requestsPerSecond).padStart(18)}${String(beside.latencyMs.p99).padStart(8)}`);
+      }
+    }
     for (const [name, samples] of waits) {
       console.log(`\ndatabase sessions during ${name} (average number in each state):`);
       for (const w of samples.slice(0, 8)) console.log(`  ${w.averageSessions.toFixed(2).padStart(6)}  ${w.event}`);
@@ -135,6 +170,7 @@ async function main(argv: string[]): Promise<number> {
       machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.versions.node, load_average_at_start: loadAtStart, load_average_at_end: os.loadavg() },
       options: { url: values.url ?? "embedded", connections, duration_seconds: durationSeconds, warmup_seconds: warmupSeconds, repeats, seeded_jobs: seededJobs, accounts, log_level: values["log-level"] },
       scenarios: summaries.map((m) => ({ ...m, ratio_to_baseline: baseline > 0 ? m.requestsPerSecond / baseline : null, targets: checkApiTargets(m), database_waits: waits.get(m.name) ?? null })),
+      previews: previews.map(({ measured, beside }) => ({ ...measured, beside, targets: checkPreviewTargets(PREVIEW_SCENARIOS.find((s) => s.name === measured.name)!, measured) })),
       profile_dir: values.profile && service ? profileDir : null,
     }, null, 2)}\n`);
     console.log(`\nresults: ${path.relative(process.cwd(), file)}`);

@@ -10,6 +10,7 @@ import { streamFfmpegOutput } from "../media/ffmpeg.ts";
 import { seekPoint } from "../media/frame-grabs.ts";
 import { MediaInfoSchema, type MediaInfo } from "../media/media-info.ts";
 import { sourceInputArgs } from "../media/source-input.ts";
+import { StillRaster } from "../render/still-raster.ts";
 import { checkerboard, Yuv420Frame } from "../render/yuv-frame.ts";
 import { SOURCE_VIDEO_FILE, StoredFileMissing, type ResultStore } from "../storage/result-store.ts";
 
@@ -31,8 +32,9 @@ export interface BackgroundVideo {
 
 // A style picker asks for many previews over the same frame: the source videos and decoded frames last
 // asked for are kept, a few of each.
+// (A 1080p frame ready for stills is about 15 MB.)
 const KEPT_VIDEOS = 4;
-const KEPT_FRAMES = 16;
+const KEPT_FRAMES = 6;
 const KEPT_CHECKERBOARDS = 4;
 
 /** Least recently used first; `get` moves an entry last, `set` drops the oldest beyond `limit`. */
@@ -78,8 +80,8 @@ export class PreviewBackgrounds {
   readonly #ffmpegPath: string;
   readonly #logger: Logger;
   readonly #videos: Recent<Promise<string>>;
-  readonly #frames = new Recent<Promise<Yuv420Frame>>(KEPT_FRAMES);
-  readonly #checkerboards = new Recent<{ frame: Yuv420Frame; file: Promise<string> }>(KEPT_CHECKERBOARDS, (_, { file }) => void file.then((done) => rm(done, { force: true })).catch(() => undefined));
+  readonly #frames = new Recent<Promise<StillRaster>>(KEPT_FRAMES);
+  readonly #checkerboards = new Recent<{ raster: StillRaster; file: Promise<string> }>(KEPT_CHECKERBOARDS, (_, { file }) => void file.then((done) => rm(done, { force: true })).catch(() => undefined));
 
   constructor(deps: { db: Db; store: ResultStore; dir: string; ffmpegPath: string; logger: Logger }) {
     this.#db = deps.db;
@@ -122,7 +124,7 @@ export class PreviewBackgrounds {
   }
 
   /** Frame `n` (from 0) of the job's video, decoded as its render decoded it (tone-mapped when HDR). */
-  frame(background: BackgroundVideo, n: number, signal?: AbortSignal): Promise<Yuv420Frame> {
+  frame(background: BackgroundVideo, n: number, signal?: AbortSignal): Promise<StillRaster> {
     const key = `${background.jobId}#${n}`;
     const cached = this.#frames.get(key);
     if (cached) return cached;
@@ -141,14 +143,14 @@ export class PreviewBackgrounds {
         ],
       });
       const [bytes] = await Promise.all([buffer(run.stdout), run.done]);
-      return new Yuv420Frame(media.width, media.height, bytes);
+      return new StillRaster(new Yuv420Frame(media.width, media.height, bytes));
     });
     decoded.catch(() => this.#frames.delete(key));
     return this.#frames.set(key, decoded);
   }
 
   /** A checkerboard of this size, and the same picture as a raw yuv420p file (a clip's repeated background). */
-  checkerboard(width: number, height: number): { frame: Yuv420Frame; file: Promise<string> } {
+  checkerboard(width: number, height: number): { raster: StillRaster; file: Promise<string> } {
     const key = `${width}x${height}`;
     const cached = this.#checkerboards.get(key);
     if (cached) return cached;
@@ -158,6 +160,6 @@ export class PreviewBackgrounds {
       .then(() => writeFile(file, frame.bytes))
       .then(() => file);
     written.catch(() => this.#checkerboards.delete(key));
-    return this.#checkerboards.set(key, { frame, file: written });
+    return this.#checkerboards.set(key, { raster: new StillRaster(frame), file: written });
   }
 }

@@ -6,8 +6,6 @@ import { clipWindow, PREVIEW_FRAME_RATE, previewWords, stillInstant, timelineSec
 import { resolveStyle } from "@caption/shared/style/resolve-style";
 import { captionsInFrame, captionTimeline } from "../render/caption-timeline.ts";
 import { renderPreviewClip, type ClipBackground } from "../render/preview-clip.ts";
-import { encodeRgbPng, encodeRgbWebp } from "../render/still-encoders.ts";
-import { frameToRgb, overlayCaptions } from "../render/yuv-frame.ts";
 import type { BackgroundVideo, PreviewBackgrounds } from "./preview-backgrounds.ts";
 
 export interface PreviewDeps {
@@ -52,9 +50,7 @@ export async function renderPreview(deps: PreviewDeps, accountId: string, reques
     }
   }
 
-  const frame = video ? (await deps.backgrounds.frame(video, backgroundFrame, signal)).clone() : deps.backgrounds.checkerboard(request.width, request.height).frame.clone();
-  overlayCaptions(frame, captionsInFrame(timeline, frameAt(stillInstant(words, request.at), frameRate)), timeline.band);
-  const rgb = frameToRgb(frame);
-  const body = request.format === "png" ? encodeRgbPng(frame.width, frame.height, rgb) : await encodeRgbWebp(frame.width, frame.height, rgb);
-  return { contentType, body };
+  const raster = video ? await deps.backgrounds.frame(video, backgroundFrame, signal) : deps.backgrounds.checkerboard(request.width, request.height).raster;
+  const captions = captionsInFrame(timeline, frameAt(stillInstant(words, request.at), frameRate));
+  return { contentType, body: request.format === "png" ? await raster.png(captions, timeline.band) : await raster.webp(captions, timeline.band) };
 }

@@ -1,7 +1,7 @@
 import type { Word } from "@caption/shared/api/transcript";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import { animationFor } from "./animations/animation-for.ts";
-import type { Band } from "./band-layout.ts";
+import type { Band, PixelArea } from "./band-layout.ts";
 import { CaptionPainter } from "./caption-painter.ts";
 import type { CueLayout } from "./caption-layout.ts";
 import type { PipedFrame } from "./caption-pipe.ts";
@@ -56,16 +56,50 @@ const pipedFrame = (timeline: CaptionTimeline, frame: ScheduledFrame, ptsMs: num
   ...(send ? {} : { send: false as const }),
 });
 
-/** The caption band's picture in video frame `n` (from 0), painted as a render paints it. */
+/**
+ * The caption band's picture in video frame `n` (from 0), as a render paints it: the updates from the last
+ * clear on, each over the area it repaints, but only those of which some pixel is still on screen in frame
+ * `n` (a later update repaints all the rest). A pixel's value is the last update's to reach it, and that one
+ * is always painted, so the picture is the render's; an animated cue repaints its active word every frame,
+ * and all but the last of those are skipped.
+ */
 export function captionsInFrame(timeline: CaptionTimeline, n: number): YuvaPicture {
   const { from, shown } = leadUp(timeline, n);
-  const painter = new CaptionPainter(timeline.style, timeline.band, animationFor(timeline.style.animation));
+  const frames = timeline.frames.slice(from, shown + 1);
+  const layoutOf = (frame: ScheduledFrame) => (frame.cue === null ? null : timeline.layouts[frame.cue]!);
+  const animation = animationFor(timeline.style.animation);
+  const scout = new CaptionPainter(timeline.style, timeline.band, animation);
+  const areas = frames.map((frame) => scout.advance(layoutOf(frame), frame.t));
+  const shows = stillShowing(areas, timeline.band);
+  const painter = new CaptionPainter(timeline.style, timeline.band, animation);
   const picture = new YuvaPicture(timeline.band.width, timeline.band.height);
-  for (const frame of timeline.frames.slice(from, shown + 1)) {
-    const patch = painter.update(frame.cue === null ? null : timeline.layouts[frame.cue]!, frame.t);
-    if (patch !== null) picture.update(patch);
-  }
+  frames.forEach((frame, i) => {
+    const area = areas[i];
+    if (area && shows[i]) picture.update(painter.repaint(layoutOf(frame), frame.t, area));
+  });
   return picture;
+}
+
+/** For each area, whether some of it is left uncovered by the areas after it. Areas lie on even rows and columns. */
+function stillShowing(areas: readonly (PixelArea | null)[], band: Band): boolean[] {
+  // One cell per 2×2 pixels.
+  const columns = band.width / 2;
+  const covered = new Uint8Array(columns * (band.height / 2));
+  const shows = areas.map(() => false);
+  for (let i = areas.length - 1; i >= 0; i--) {
+    const area = areas[i];
+    if (!area) continue;
+    for (let y = area.y / 2; y < (area.y + area.height) / 2; y++) {
+      const row = y * columns;
+      for (let x = area.x / 2; x < (area.x + area.width) / 2; x++) {
+        if (covered[row + x] === 0) {
+          covered[row + x] = 1;
+          shows[i] = true;
+        }
+      }
+    }
+  }
+  return shows;
 }
 
 /**

@@ -1,14 +1,16 @@
-import { crc32, deflateSync } from "node:zlib";
+import { promisify } from "node:util";
+import { crc32, deflate } from "node:zlib";
 import { createCanvas, ImageData } from "@napi-rs/canvas";
 
 // Still previews as files. PNG is written here, lossless and quick: every row with the "Up" filter (a
-// caption frame's rows repeat most of the row above), deflated at level 1; Skia's own PNG encoder takes
-// several times as long on a 1080 × 1920 frame. WebP is Skia's, lossy: small pictures for a style picker.
-
-const WEBP_QUALITY = 90;
+// caption frame's rows repeat most of the row above; a background's filtered rows are kept, see
+// StillRaster), deflated at level 1 off the event loop; Skia's own PNG encoder takes several times as long
+// on a 1080 × 1920 frame. WebP is Skia's, lossy: small pictures for a style picker.
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const UP_FILTER = 2;
+const WEBP_QUALITY = 90;
+const deflateAsync = promisify(deflate);
 
 function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);
@@ -19,27 +21,44 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([head, data, crc]);
 }
 
-/** PNG bytes of `rgb` (3 bytes a pixel, row by row). */
-export function encodeRgbPng(width: number, height: number, rgb: Uint8Array): Buffer {
+/**
+ * Writes PNG rows [from, to) of an RGB picture `width` pixels wide into `filtered` (one filter byte, then the
+ * row): row r is `rows(r)`, with the "Up" filter against `rows(r − 1)` (the first row as it is).
+ */
+export function upFilterRows(filtered: Buffer, width: number, span: { from: number; to: number }, rows: (row: number) => Uint8Array): void {
   const stride = width * 3;
-  if (rgb.length !== stride * height) throw new RangeError(`${rgb.length} bytes are no ${width}x${height} RGB picture`);
-  const filtered = Buffer.allocUnsafe((stride + 1) * height);
-  for (let row = 0; row < height; row++) {
+  for (let row = span.from; row < span.to; row++) {
     const out = row * (stride + 1);
-    const from = row * stride;
-    filtered[out] = UP_FILTER;
+    const current = rows(row);
     if (row === 0) {
-      filtered.set(rgb.subarray(0, stride), out + 1);
+      filtered[out] = 0;
+      filtered.set(current.subarray(0, stride), out + 1);
       continue;
     }
-    for (let i = 0; i < stride; i++) filtered[out + 1 + i] = (rgb[from + i]! - rgb[from - stride + i]!) & 0xff;
+    const above = rows(row - 1);
+    filtered[out] = UP_FILTER;
+    for (let i = 0; i < stride; i++) filtered[out + 1 + i] = (current[i]! - above[i]!) & 0xff;
   }
+}
+
+/** PNG bytes of a truecolour picture from its filtered rows (upFilterRows). */
+export async function pngOfFilteredRows(width: number, height: number, filtered: Buffer): Promise<Buffer> {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bits per sample
   header[9] = 2; // truecolour
-  return Buffer.concat([SIGNATURE, chunk("IHDR", header), chunk("IDAT", deflateSync(filtered, { level: 1 })), chunk("IEND", Buffer.alloc(0))]);
+  const data = await deflateAsync(filtered, { level: 1 });
+  return Buffer.concat([SIGNATURE, chunk("IHDR", header), chunk("IDAT", data), chunk("IEND", Buffer.alloc(0))]);
+}
+
+/** PNG bytes of `rgb` (3 bytes a pixel, row by row). */
+export function encodeRgbPng(width: number, height: number, rgb: Uint8Array): Promise<Buffer> {
+  const stride = width * 3;
+  if (rgb.length !== stride * height) throw new RangeError(`${rgb.length} bytes are no ${width}x${height} RGB picture`);
+  const filtered = Buffer.allocUnsafe((stride + 1) * height);
+  upFilterRows(filtered, width, { from: 0, to: height }, (row) => rgb.subarray(row * stride, (row + 1) * stride));
+  return pngOfFilteredRows(width, height, filtered);
 }
 
 /** Lossy WebP (quality 90) of `rgb`, encoded off the event loop by Skia. */

@@ -113,14 +113,14 @@ const G_V = chromaTable((-1.402 * 0.299) / 0.587);
 const B_U = chromaTable(1.772);
 const clamp = (fixed: number) => (fixed < 0 ? 0 : fixed >= 256 * FIXED ? 255 : fixed >> 16);
 
-/** The frame as RGB (3 bytes a pixel), each chroma sample covering its 2×2 pixels. */
-export function frameToRgb(frame: Yuv420Frame): Buffer {
-  const { width, height } = frame;
-  const rgb = Buffer.allocUnsafe(width * height * 3);
+/** Rows [from, to) of the frame (all by default) as RGB, 3 bytes a pixel, each chroma sample covering its 2×2 pixels. */
+export function frameToRgb(frame: Yuv420Frame, rows: { from: number; to: number } = { from: 0, to: frame.height }): Buffer {
+  const { width } = frame;
+  const rgb = Buffer.allocUnsafe(width * (rows.to - rows.from) * 3);
   const cw = Math.ceil(width / 2);
-  for (let row = 0; row < height; row++) {
+  let o = 0;
+  for (let row = rows.from; row < rows.to; row++) {
     const chromaRow = (row >> 1) * cw;
-    let o = row * width * 3;
     for (let column = 0; column < width; column++) {
       const c = chromaRow + (column >> 1);
       const y = Y_TABLE[frame.y[row * width + column]!]!;

@@ -184,7 +184,7 @@ describe("previews drawn by the worker", () => {
     const timeline = captionTimeline(words, style, { durationSeconds: timelineSeconds(words, undefined), frameRate: 30 });
     const frame = checkerboard(request.width, request.height);
     overlayCaptions(frame, captionsInFrame(timeline, Math.floor(stillInstant(words, undefined) * 30 + 1e-6)), timeline.band);
-    assert.ok(Buffer.from(await response.arrayBuffer()).equals(encodeRgbPng(frame.width, frame.height, frameToRgb(frame))));
+    assert.ok(Buffer.from(await response.arrayBuffer()).equals(await encodeRgbPng(frame.width, frame.height, frameToRgb(frame))));
   });
 
   test("a WebP still and an MP4 clip", async () => {
