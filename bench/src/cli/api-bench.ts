@@ -122,22 +122,33 @@ async function main(argv: string[]): Promise<number> {
       if (sampler) waits.set(scenario.name, await sampler.stop());
     }
 
-    // Previews, drawn by a worker process beside the API, while the API also serves GET traffic.
-    const previews: { measured: PreviewMeasurement; beside: Measurement }[] = [];
+    // Previews, drawn by a worker process beside the API: alone (their latency and their CPU time, the API's,
+    // the worker's and the database's), then while the API also serves GET traffic.
+    const previews: { alone: PreviewMeasurement; cpuMsPerPreview: number | null; measured: PreviewMeasurement; beside: Measurement }[] = [];
     const previewScenarios = PREVIEW_SCENARIOS.filter((s) => !only || s.name.includes(only));
     if (previewScenarios.length > 0) {
       const worker = service && databaseUrl && dataDir ? await startWorkerProcess(databaseUrl, path.join(dataDir, "worker")) : undefined;
       try {
         const reads = apiScenarios(keys, jobs).find((s) => s.name === "GET /v1/jobs/{id}")!;
         const previewKey = keys[0]!;
+        const serviceCpuMs = async () => {
+          if (!service || !worker) return null;
+          const trees = await Promise.all([treeCpuMs(service.pid), treeCpuMs(worker.pid)]);
+          return trees.reduce((sum, tree) => sum + tree.rootMs + tree.descendantsMs, 0);
+        };
         for (const scenario of previewScenarios) {
           if (warmupSeconds > 0) await runPreviewLoad(scenario, { url, key: previewKey, connections: 1, durationSeconds: warmupSeconds });
+          console.error(`  ${scenario.name} alone, ${durationSeconds} s`);
+          const before = await serviceCpuMs();
+          const alone = await runPreviewLoad(scenario, { url, key: previewKey, connections: 1, durationSeconds });
+          const after = await serviceCpuMs();
           console.error(`  ${scenario.name} beside ${reads.name} (${connections} connections), ${durationSeconds} s`);
           const [beside, measured] = await Promise.all([
             runLoad(reads, { url, connections, durationSeconds }, `${reads.name} beside previews`),
             runPreviewLoad(scenario, { url, key: previewKey, connections: 1, durationSeconds }),
           ]);
-          previews.push({ measured, beside });
+          const cpuMsPerPreview = before !== null && after !== null && alone.count > 0 ? Math.round((after - before) / alone.count) : null;
+          previews.push({ alone, cpuMsPerPreview, measured, beside });
         }
       } finally {
         await worker?.stop();
@@ -149,12 +160,15 @@ async function main(argv: string[]): Promise<number> {
     for (const line of reportLines(summaries)) console.log(line);
     for (const m of summaries) if (m.unexpected > 0) console.log(`  ${m.name}: status codes ${JSON.stringify(m.runs.map((r) => r.statusCodes))}`);
     if (previews.length > 0) {
-      console.log(`\n${"preview (one client, beside GET /v1/jobs/{id})".padEnd(48)}${"n".padStart(5)}${"p50".padStart(7)}${"p95 ms".padStart(8)}${"max".padStart(7)}  target        GET beside: req/s  p99 ms`);
-      for (const { measured, beside } of previews) {
+      console.log(`\n${"preview (one client)".padEnd(38)}${"alone: n".padStart(9)}${"p50".padStart(6)}${"p95".padStart(6)}${"CPU ms".padStart(8)}  beside GET: n${"p50".padStart(6)}${"p95".padStart(6)}${"max".padStart(6)}${"GET req/s".padStart(11)}  target`);
+      for (const { alone, cpuMsPerPreview, measured, beside } of previews) {
         const scenario = PREVIEW_SCENARIOS.find((s) => s.name === measured.name)!;
         const failed = checkPreviewTargets(scenario, measured).filter((check) => !check.pass);
-        const verdict = `p95 ≤ ${scenario.maxP95Ms}: ${failed.length === 0 ? "PASS" : `FAIL (${failed.map((c) => `${c.name.slice(scenario.name.length + 1)} ${c.measured}`).join("; ")})`}`;
-        console.log(`${measured.name.padEnd(48)}${String(measured.count).padStart(5)}${String(measured.latencyMs.p50).padStart(7)}${String(measured.latencyMs.p95).padStart(8)}${String(measured.latencyMs.max).padStart(7)}  ${verdict.padEnd(14)}${String(beside.requestsPerSecond).padStart(18)}${String(beside.latencyMs.p99).padStart(8)}`);
+        const verdict = `p95 ≤ ${scenario.maxP95Ms} ms beside GET: ${failed.length === 0 ? "PASS" : `FAIL (${failed.map((c) => `${c.name.slice(scenario.name.length + 1)} ${c.measured}`).join("; ")})`}`;
+        const n = (value: number | null) => String(value ?? "-");
+        console.log(
+          `${measured.name.padEnd(38)}${n(alone.count).padStart(9)}${n(alone.latencyMs.p50).padStart(6)}${n(alone.latencyMs.p95).padStart(6)}${n(cpuMsPerPreview).padStart(8)}  ${n(measured.count).padStart(12)}${n(measured.latencyMs.p50).padStart(6)}${n(measured.latencyMs.p95).padStart(6)}${n(measured.latencyMs.max).padStart(6)}${n(beside.requestsPerSecond).padStart(11)}  ${verdict}`,
+        );
       }
     }
     for (const [name, samples] of waits) {
@@ -170,7 +184,7 @@ async function main(argv: string[]): Promise<number> {
       machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.versions.node, load_average_at_start: loadAtStart, load_average_at_end: os.loadavg() },
       options: { url: values.url ?? "embedded", connections, duration_seconds: durationSeconds, warmup_seconds: warmupSeconds, repeats, seeded_jobs: seededJobs, accounts, log_level: values["log-level"] },
       scenarios: summaries.map((m) => ({ ...m, ratio_to_baseline: baseline > 0 ? m.requestsPerSecond / baseline : null, targets: checkApiTargets(m), database_waits: waits.get(m.name) ?? null })),
-      previews: previews.map(({ measured, beside }) => ({ ...measured, beside, targets: checkPreviewTargets(PREVIEW_SCENARIOS.find((s) => s.name === measured.name)!, measured) })),
+      previews: previews.map(({ alone, cpuMsPerPreview, measured, beside }) => ({ ...measured, alone, cpu_ms_per_preview: cpuMsPerPreview, beside, targets: checkPreviewTargets(PREVIEW_SCENARIOS.find((s) => s.name === measured.name)!, measured) })),
       profile_dir: values.profile && service ? profileDir : null,
     }, null, 2)}\n`);
     console.log(`\nresults: ${path.relative(process.cwd(), file)}`);

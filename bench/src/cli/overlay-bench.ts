@@ -13,7 +13,7 @@ import { parseCommandLine } from "@caption/shared/runtime/command-line";
 import { createBenchKey } from "../bench-key.ts";
 import { checkOverlay } from "../overlay/overlay-checks.ts";
 import { submitJob, waitForJob, withBenchService } from "../pipeline/bench-service.ts";
-import { makeBenchVideo } from "../pipeline/bench-videos.ts";
+import { FRAME_RATE, makeBenchVideo } from "../pipeline/bench-videos.ts";
 import { treeCpuMs } from "../pipeline/tree-cpu.ts";
 import { REPO_ROOT } from "../repo-root.ts";
 import { makeWorkDir } from "../service-process.ts";
@@ -85,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
           for (const [file, url] of [[files.burned, both.video?.url], [files.webm, both.video?.overlay_urls?.webm_url], [files.mov, both.video?.overlay_urls?.mov_url]] as const) {
             await writeFile(file, Buffer.from(await (await fetch(url!)).arrayBuffer()));
           }
-          checks = await checkOverlay(files, video);
+          checks = await checkOverlay(files, { width: video.width, height: video.height, frameRate: FRAME_RATE });
         }
       }
     });

@@ -25,11 +25,19 @@ async function raw(args: string[]): Promise<Buffer> {
   return stdout;
 }
 
-/** Samples every `every`-th frame of the overlay's alpha (both files) and of the composite, for a video `width` × `height`. */
-export async function checkOverlay(files: { source: string; burned: string; webm: string; mov: string }, size: { width: number; height: number }, every = 30): Promise<OverlayChecks> {
+/**
+ * Samples every `every`-th frame of the overlay's alpha (both files) and of the composite, for a video
+ * `width` × `height` at `frameRate`. The WebM holds frames only where the captions change: it is read at the
+ * video's rate first (each frame held until the next), so its n-th frame is the MOV's.
+ */
+export async function checkOverlay(files: { source: string; burned: string; webm: string; mov: string }, video: { width: number; height: number; frameRate: number }, every = 30): Promise<OverlayChecks> {
+  const size = video;
   const pixels = size.width * size.height;
-  const select = ["-vf", `select=not(mod(n\\,${every})),alphaextract,format=gray`, "-fps_mode", "passthrough"];
-  const [webmAlpha, movAlpha] = await Promise.all([raw(["-c:v", "libvpx-vp9", "-i", files.webm, ...select]), raw(["-i", files.mov, ...select])]);
+  const select = `select=not(mod(n\\,${every})),alphaextract,format=gray`;
+  const [webmAlpha, movAlpha] = await Promise.all([
+    raw(["-c:v", "libvpx-vp9", "-i", files.webm, "-vf", `fps=${video.frameRate},${select}`, "-fps_mode", "passthrough"]),
+    raw(["-i", files.mov, "-vf", select, "-fps_mode", "passthrough"]),
+  ]);
   const frames = Math.min(webmAlpha.length, movAlpha.length) / pixels;
   let alphaBox: OverlayChecks["alphaBox"] = null;
   const opaque = { webm: 0, mov: 0 };
