@@ -1,16 +1,27 @@
 // The whole test suite: type-check, lint, then every *.test.ts against a real embedded PostgreSQL.
-// Usage: npm test [-- --no-static] [-- <test file or glob> ...]
 import { spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import pino from "pino";
 import { startEmbeddedPostgres } from "@caption/control-plane";
+import { parseCommand } from "@caption/shared/runtime/command-line";
 import { ensureTestCa } from "@caption/shared/testing/test-ca";
 
+const USAGE = "usage: npm test [-- --no-static] [-- <test file or glob> ...]";
+const parsed = parseCommand(
+  {
+    args: process.argv.slice(2),
+    options: { "no-static": { type: "boolean", default: false }, help: { type: "boolean", short: "h", default: false } },
+    allowPositionals: true,
+    strict: true,
+  },
+  USAGE,
+);
+if (typeof parsed === "number") process.exit(parsed);
+const skipStatic = parsed.values["no-static"];
+const patterns = parsed.positionals;
+
 const root = path.resolve(import.meta.dirname, "..");
-const args = process.argv.slice(2);
-const skipStatic = args.includes("--no-static");
-const patterns = args.filter((a) => !a.startsWith("--"));
 const logger = pino({ level: process.env.LOG_LEVEL ?? "warn" });
 
 function run(command: string, commandArgs: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
