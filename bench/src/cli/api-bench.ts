@@ -3,6 +3,7 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { startEmbeddedService, type EmbeddedService } from "@caption/control-plane/testing";
 import { parseCommandLine } from "@caption/shared/runtime/command-line";
 import { baselineOf, reportLines } from "../api/api-report.ts";
 import { apiScenarios, seedJobs } from "../api/api-scenarios.ts";
@@ -12,7 +13,7 @@ import { summarize, type ScenarioSummary } from "../api/scenario-summary.ts";
 import { treeCpuMs } from "../pipeline/tree-cpu.ts";
 import { startWaitSampler, type WaitSample } from "../api/wait-sampler.ts";
 import { createBenchKey } from "../bench-key.ts";
-import { makeWorkDir, startServiceProcess, type ServiceProcess } from "../service-process.ts";
+import { makeWorkDir } from "../work-dir.ts";
 
 const USAGE = `usage: api-bench [options]
   --url URL            benchmark a running service instead of starting one (embedded PostgreSQL, no worker)
@@ -71,7 +72,7 @@ async function main(argv: string[]): Promise<number> {
   const loadAtStart = os.loadavg();
   const profileDir = path.join(RESULTS_DIR, `api-${stamp}-profile`);
 
-  let service: ServiceProcess | undefined;
+  let service: EmbeddedService | undefined;
   let dataDir: string | undefined;
   try {
     let url = values.url;
@@ -80,7 +81,7 @@ async function main(argv: string[]): Promise<number> {
       dataDir = await makeWorkDir();
       console.error(`starting the API with embedded PostgreSQL in ${dataDir}`);
       if (values.profile) await mkdir(profileDir, { recursive: true });
-      service = await startServiceProcess({
+      service = await startEmbeddedService({
         entry: "bench/src/api/api-process.ts",
         dataDir,
         env: { LOG_LEVEL: values["log-level"] },

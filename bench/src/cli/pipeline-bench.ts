@@ -12,7 +12,7 @@ import { createCliLogger } from "@caption/shared/runtime/logger";
 import { REPO_ROOT } from "../repo-root.ts";
 import { modelFolder } from "@caption/gpu-worker/asr";
 import { probeMedia, detectHardwarePaths } from "@caption/gpu-worker/media";
-import { makeWorkDir } from "../service-process.ts";
+import { makeWorkDir } from "../work-dir.ts";
 import { measureApiThroughput } from "../pipeline/api-throughput.ts";
 import { measureSpeechRecognition } from "../pipeline/asr-measure.ts";
 import { benchFiles, machineInfo, type Measured } from "../pipeline/bench-files.ts";
