@@ -2,7 +2,7 @@ import tseslint from "typescript-eslint";
 import { boundaries } from "./eslint.boundaries.js";
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", ".tools/**", ".data/**", ".tmp/**", "bench/results/**", "docs/**", "eslint.config.js", "eslint.boundaries.js"] },
+  { ignores: ["**/node_modules/**", ".tools/**", ".data/**", ".tmp/**", "bench/results/**", "docs/**", "eslint.config.js", "eslint.boundaries.js", ".dependency-cruiser.mjs"] },
   ...tseslint.configs.recommended,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },

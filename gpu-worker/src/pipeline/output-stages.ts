@@ -11,7 +11,7 @@ import { assSubtitles } from "../subtitles/ass/ass-subtitles.ts";
 import { cuesToSrt } from "../subtitles/srt.ts";
 import { cuesToVtt } from "../subtitles/vtt.ts";
 import { recordRender } from "../telemetry/attempt-tracing.ts";
-import type { AttemptContext } from "./job-attempt.ts";
+import type { AttemptContext } from "./attempt-context.ts";
 import { completeJob } from "./job-transitions.ts";
 import { checkRenderedOutput } from "./rendered-duration.ts";
 

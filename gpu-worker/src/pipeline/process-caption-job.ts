@@ -2,7 +2,7 @@ import path from "node:path";
 import { downloadVideo } from "../ingest/download.ts";
 import { JOB_ATTRIBUTES } from "../telemetry/attempt-tracing.ts";
 import { inspectAndReserve } from "./inspect-source.ts";
-import type { AttemptContext } from "./job-attempt.ts";
+import type { AttemptContext } from "./attempt-context.ts";
 import { completeWithCharge, storeResults } from "./output-stages.ts";
 import { assertSameSource } from "./source-fingerprint.ts";
 import { transcribeAndRender } from "./transcribe-and-render.ts";

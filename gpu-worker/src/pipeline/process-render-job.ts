@@ -1,5 +1,5 @@
 import { buildStyledCues } from "../render/styled-cues.ts";
-import type { AttemptContext } from "./job-attempt.ts";
+import type { AttemptContext } from "./attempt-context.ts";
 import { inspectAndReserve } from "./inspect-source.ts";
 import { completeWithCharge, renderCaptions, storeResults } from "./output-stages.ts";
 import { fetchRenderSource } from "./render-source.ts";

@@ -25,7 +25,7 @@ import { traceAttempt } from "../telemetry/attempt-tracing.ts";
 import { frameHashes, LOSSLESS_ENCODER } from "../testing/frame-hashes.ts";
 import { descendantProcesses } from "../testing/process-tree.ts";
 import { makeSpeechVideo } from "../testing/speech-video.ts";
-import type { AttemptContext, PipelineDeps } from "./job-attempt.ts";
+import type { AttemptContext, PipelineDeps } from "./attempt-context.ts";
 import { advanceJob } from "./job-transitions.ts";
 import { progressReporter } from "./progress-reporter.ts";
 import { transcribeAndRender } from "./transcribe-and-render.ts";
