@@ -72,7 +72,7 @@ try {
           accountId: values.account,
         });
       case "keys:revoke":
-        return revokeKey(db, required("key-prefix"));
+        return revokeKey(db, required("key-prefix"), new Date());
       case "credits:grant":
         return grantAccountCredits(db, required("account"), wholeNumber("seconds") ?? 0);
       case "accounts:show":

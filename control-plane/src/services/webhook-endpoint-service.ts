@@ -31,7 +31,12 @@ async function checkEndpointUrl(raw: string, allowPrivateAddresses: boolean): Pr
 }
 
 /** Registers an endpoint (at most MAX_WEBHOOK_ENDPOINTS per account) and returns its secret, this once. */
-export async function createWebhookEndpoint(db: Db, accountId: string, request: WebhookEndpointRequest, options: { allowPrivateAddresses: boolean }): Promise<WebhookEndpointCreated> {
+export async function createWebhookEndpoint(
+  db: Db,
+  accountId: string,
+  request: WebhookEndpointRequest,
+  options: { allowPrivateAddresses: boolean; now: () => Date },
+): Promise<WebhookEndpointCreated> {
   await checkEndpointUrl(request.url, options.allowPrivateAddresses);
   const secret = `whsec_${randomBytes(32).toString("base64")}`;
   const row = await db.transaction().execute(async (trx) => {
@@ -39,7 +44,8 @@ export async function createWebhookEndpoint(db: Db, accountId: string, request: 
     if ((await countEndpoints(trx, accountId)) >= MAX_WEBHOOK_ENDPOINTS) {
       throw invalidRequest(`an account can have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first`);
     }
-    return insertEndpoint(trx, { id: `we_${nextUlid()}`, account_id: accountId, url: request.url, events: [...(request.events ?? DEFAULT_WEBHOOK_EVENTS)], secret });
+    const events = [...(request.events ?? DEFAULT_WEBHOOK_EVENTS)];
+    return insertEndpoint(trx, { id: `we_${nextUlid()}`, account_id: accountId, url: request.url, events, secret, created_at: options.now() });
   });
   return { ...present(row), secret };
 }

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { JobStatus } from "@caption/shared/api/job";
 import type { Db } from "@caption/shared/db/database";
 import type { JobRow } from "@caption/shared/db/tables";
+import type { Clock } from "@caption/shared/runtime/clock";
 import type { SpeechEngine } from "../asr/speech-engine.ts";
 import type { H264Encoder } from "../media/h264-encoder.ts";
 import type { VideoDecoder } from "../media/video-decoder.ts";
@@ -28,6 +29,8 @@ export interface PipelineDeps {
   vadModelPath?: string;
   /** Bounds on how long a job may hold the worker (download, probes, processing). */
   limits: WorkerLimits;
+  /** Time for the attempt's throttles, watches and expiry dates: realClock in the worker, driven in tests. */
+  clock: Clock;
   /** Ends the waits for an unavailable database to record an attempt's start or outcome (the worker is going away). */
   stopWaiting?: AbortSignal;
 }

@@ -51,7 +51,7 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
   const dir = await mkdir(deps.workDir, { recursive: true })
     .then(() => mkdtemp(path.join(deps.workDir, `${jobId}-`)))
     .catch(couldNotStart);
-  const cancel = watchForCancel(() => jobStatus(deps.db, jobId), jobId, attempt.signal);
+  const cancel = watchForCancel(() => jobStatus(deps.db, jobId), jobId, attempt.signal, deps.clock);
   let deadline: ReturnType<typeof processingDeadline> | undefined;
   const ctx: AttemptContext = {
     deps,
@@ -60,7 +60,7 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
     tracing,
     signal: cancel.signal,
     dir,
-    progress: progressReporter(deps.db, jobId),
+    progress: progressReporter(deps.db, jobId, deps.clock),
     async enter(status, progress) {
       if (!(await advanceJob(deps.db, jobId, { status, progress }))) cancel.stopNow();
       log.info({ status }, "stage started");

@@ -91,7 +91,7 @@ export async function completeWithCharge(ctx: AttemptContext, input: { seconds: 
       assKey: key(RESULT_FILES.ass.name),
       transcriptKey: key(RESULT_FILES.transcript.name),
       sourceVideoKey: key(SOURCE_VIDEO_FILE.name),
-      expiresAt: new Date(Date.now() + RETENTION_MS),
+      expiresAt: new Date(deps.clock.now() + RETENTION_MS),
     }),
   );
   if (outcome === "not-running") {

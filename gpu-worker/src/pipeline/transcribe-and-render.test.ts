@@ -7,6 +7,7 @@ import pino from "pino";
 import type { PresetId } from "@caption/shared/api/preset";
 import type { JobRow } from "@caption/shared/db/tables";
 import { JobFailure } from "@caption/shared/errors/codes";
+import { realClock } from "@caption/shared/runtime/clock";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { createPocketsphinxEngine } from "../asr/pocketsphinx-engine.ts";
@@ -60,7 +61,7 @@ function attemptContext(job: JobRow, deps: PipelineDeps, tracing: AttemptContext
     tracing,
     signal,
     dir: attemptDir,
-    progress: progressReporter(deps.db, jobId),
+    progress: progressReporter(deps.db, jobId, deps.clock),
     async enter(status, progress) {
       assert.ok(await advanceJob(deps.db, jobId, { status, progress }), `the job moves to ${status}`);
     },
@@ -78,6 +79,7 @@ function pipelineDeps(speech: SpeechEngine): PipelineDeps {
     db: database.db, store: createLocalResultStore(join(dir, "store")), engine: speech, encoder: LOSSLESS_ENCODER, decoder: SOFTWARE_DECODER, logger: pino({ level: "silent" }),
     ffmpegPath: "ffmpeg", ffprobePath: "ffprobe", allowPrivateAddresses: false, workDir: dir,
     limits: { download: { totalTimeoutMs: 60_000, minBytesPerSecond: 0, throughputWindowMs: 1000 }, probeTimeoutMs: 15_000, deadline: { baseSeconds: 600, perVideoSecond: 1 } },
+    clock: realClock,
   };
 }
 

@@ -10,6 +10,7 @@ import { assertMigrated } from "@caption/shared/db/migrator";
 import { Value } from "@sinclair/typebox/value";
 import { CaptionJobPayloadSchema, QUEUES, type CaptionJobPayload } from "@caption/shared/jobs/catalog";
 import { startQueueClient } from "@caption/shared/jobs/queue-client";
+import { realClock } from "@caption/shared/runtime/clock";
 import { loadSpeechEngine } from "../asr/engine-registry.ts";
 import { modelFolder } from "../asr/model-folder.ts";
 import { detectHardwarePaths } from "../media/hardware-paths.ts";
@@ -87,6 +88,7 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
     allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS,
     workDir: scratch.dir,
     limits: workerLimitsFromEnv(env),
+    clock: realClock,
     stopWaiting: stopWaiting.signal,
   };
 
