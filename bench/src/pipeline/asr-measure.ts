@@ -52,7 +52,12 @@ async function measureAsr(candidate: AsrCandidate, videoPath: string, onProgress
 }
 
 /** Every candidate that is installed, one after another, on the audio of `video`. */
-export async function measureSpeechRecognition(options: { video: BenchVideo; modelDir: string; logger: Logger; onProgress?: (fraction: number) => void }): Promise<AsrRun[]> {
+export async function measureSpeechRecognition(options: {
+  video: BenchVideo;
+  modelDir: string;
+  logger: Logger;
+  onProgress?: (fraction: number) => void;
+}): Promise<AsrRun[]> {
   const runs: AsrRun[] = [];
   for (const candidate of asrCandidates(options)) {
     const run = await measureAsr(candidate, options.video.path, options.onProgress, options.video.durationSeconds);

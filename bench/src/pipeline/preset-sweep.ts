@@ -60,7 +60,15 @@ export async function sweepPresets(options: PresetSweepOptions): Promise<PresetS
       const cost = await measureLibass({ inputPath: options.inputPath, outputPath, workDir, media, cues, style, encoder, decoder });
       libass = { ...cost, left_out: animationFor(style.animation).ass.leavesOut };
     }
-    measured.push({ preset, wall_ms: run.wallMs, cpu_ms: run.cpuMs, node_cpu_ms: run.ownCpuMs, frames_drawn: framesDrawn, frames_per_second: paintMs > 0 ? Math.round((framesDrawn * 1000) / paintMs) : null, libass });
+    measured.push({
+      preset,
+      wall_ms: run.wallMs,
+      cpu_ms: run.cpuMs,
+      node_cpu_ms: run.ownCpuMs,
+      frames_drawn: framesDrawn,
+      frames_per_second: paintMs > 0 ? Math.round((framesDrawn * 1000) / paintMs) : null,
+      libass,
+    });
   }
   step("floor again");
   floorRuns.push(await floorRun());

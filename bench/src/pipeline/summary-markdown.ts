@@ -83,7 +83,16 @@ export function summaryMarkdown(result: BenchResult, chartFile: string): string 
     "",
     table(
       ["engine", "model", "provider", "threads", "audio s", "wall s", "RTF", "words"],
-      result.asr.map((run) => [run.engine, run.model, run.provider, run.threads, run.audio_seconds.toFixed(1), seconds(run.wall_ms), run.rtf.toFixed(3), run.words]),
+      result.asr.map((run) => [
+        run.engine,
+        run.model,
+        run.provider,
+        run.threads,
+        run.audio_seconds.toFixed(1),
+        seconds(run.wall_ms),
+        run.rtf.toFixed(3),
+        run.words,
+      ]),
     ),
     "",
   );

@@ -11,7 +11,12 @@ import { invalidRequest, notFound } from "./service-error.ts";
 const nextUlid = monotonicFactory();
 const LOOKUP_TIMEOUT_MS = 5000;
 
-const present = (row: WebhookEndpointRow): WebhookEndpoint => ({ id: row.id, url: row.url, events: row.events, created_at: new Date(row.created_at).toISOString() });
+const present = (row: WebhookEndpointRow): WebhookEndpoint => ({
+  id: row.id,
+  url: row.url,
+  events: row.events,
+  created_at: new Date(row.created_at).toISOString(),
+});
 
 /**
  * The SSRF policy of video URLs, applied when the endpoint is registered (and again at every
@@ -72,7 +77,13 @@ export async function listWebhookDeliveries(db: Db, accountId: string, id: strin
       status: delivery.state,
       next_attempt_at: delivery.state === "pending" && delivery.next_attempt_at ? new Date(delivery.next_attempt_at).toISOString() : null,
       created_at: new Date(delivery.created_at).toISOString(),
-      attempts: attempts.map((a) => ({ attempt: a.attempt, attempted_at: new Date(a.attempted_at).toISOString(), duration_ms: a.duration_ms, status_code: a.status_code, error: a.error })),
+      attempts: attempts.map((a) => ({
+        attempt: a.attempt,
+        attempted_at: new Date(a.attempted_at).toISOString(),
+        duration_ms: a.duration_ms,
+        status_code: a.status_code,
+        error: a.error,
+      })),
     })),
   };
 }

@@ -77,7 +77,14 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
     await STAGES_OF_KIND[job.kind](ctx);
   } catch (error) {
     tracing.fail(error);
-    await endFailedAttempt(deps, jobId, error, { canceled: cancel.canceled(), shutdown: attempt.signal.aborted, finalAttempt: attempt.finalAttempt, storedFiles: ctx.stored.length > 0, log, persist });
+    await endFailedAttempt(deps, jobId, error, {
+      canceled: cancel.canceled(),
+      shutdown: attempt.signal.aborted,
+      finalAttempt: attempt.finalAttempt,
+      storedFiles: ctx.stored.length > 0,
+      log,
+      persist,
+    });
   } finally {
     deadline?.clear();
     cancel.stop();

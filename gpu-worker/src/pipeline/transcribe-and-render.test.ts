@@ -76,9 +76,21 @@ function attemptContext(job: JobRow, deps: PipelineDeps, tracing: AttemptContext
 
 function pipelineDeps(speech: SpeechEngine): PipelineDeps {
   return {
-    db: database.db, store: createLocalResultStore(join(dir, "store")), engine: speech, encoder: LOSSLESS_ENCODER, decoder: SOFTWARE_DECODER, logger: pino({ level: "silent" }),
-    ffmpegPath: "ffmpeg", ffprobePath: "ffprobe", allowPrivateAddresses: false, workDir: dir,
-    limits: { download: { totalTimeoutMs: 60_000, minBytesPerSecond: 0, throughputWindowMs: 1000 }, probeTimeoutMs: 15_000, deadline: { baseSeconds: 600, perVideoSecond: 1 } },
+    db: database.db,
+    store: createLocalResultStore(join(dir, "store")),
+    engine: speech,
+    encoder: LOSSLESS_ENCODER,
+    decoder: SOFTWARE_DECODER,
+    logger: pino({ level: "silent" }),
+    ffmpegPath: "ffmpeg",
+    ffprobePath: "ffprobe",
+    allowPrivateAddresses: false,
+    workDir: dir,
+    limits: {
+      download: { totalTimeoutMs: 60_000, minBytesPerSecond: 0, throughputWindowMs: 1000 },
+      probeTimeoutMs: 15_000,
+      deadline: { baseSeconds: 600, perVideoSecond: 1 },
+    },
     clock: realClock,
   };
 }

@@ -70,7 +70,12 @@ interface Answer { api: number; status: number; sent: number; at: number; code?:
  * per API keep transactions open often enough that a restart lands inside some: without the
  * lifelong error listener of shared/src/db/database.ts an API process died in each run tried.
  */
-function callContinuously(apis: { url: string; process: ServiceProcess }[], key: string, jobId: string, submission: { body: unknown; headers: Record<string, string> }) {
+function callContinuously(
+  apis: { url: string; process: ServiceProcess }[],
+  key: string,
+  jobId: string,
+  submission: { body: unknown; headers: Record<string, string> },
+) {
   const urls = apis.map((api) => api.url);
   const answers: Answer[] = [];
   let running = true;

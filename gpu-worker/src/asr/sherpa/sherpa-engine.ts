@@ -129,7 +129,11 @@ class SherpaEngine implements SpeechEngine {
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
 
-  constructor(record: InstalledModel, auto: { native: NativeOfflineRecognizer; provider: ExecutionProvider }, createForLanguage: (language: string) => Promise<NativeOfflineRecognizer>) {
+  constructor(
+    record: InstalledModel,
+    auto: { native: NativeOfflineRecognizer; provider: ExecutionProvider },
+    createForLanguage: (language: string) => Promise<NativeOfflineRecognizer>,
+  ) {
     this.#record = record;
     this.provider = auto.provider;
     this.model = record.name;
