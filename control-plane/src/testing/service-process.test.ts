@@ -12,13 +12,14 @@ before(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "service-process-"));
   script = path.join(dir, "service.ts") as `${string}.ts`;
   // Logs a line, then another once it sees SIGTERM (or at once with EXIT_AT_ONCE), writes a stray line to stderr and exits 3.
+  // It listens for SIGTERM before it says "up": the signal may come as soon as the line is out.
   await writeFile(
     script,
     `const log = (msg: string) => process.stdout.write(JSON.stringify({ level: 30, msg, port: process.env.PORT }) + "\\n");
-log("up");
 const finish = () => { log("bye"); process.stderr.write("not json\\n"); process.exit(3); };
-if (process.env.EXIT_AT_ONCE === "1") finish();
 process.on("SIGTERM", finish);
+log("up");
+if (process.env.EXIT_AT_ONCE === "1") finish();
 setInterval(() => undefined, 1000);
 `,
   );
