@@ -12,7 +12,8 @@ import { execa } from "execa";
 import { readInstallRecord } from "../asr/sherpa/model-files.ts";
 import type { ModelManifest, ModelSpec } from "../asr/sherpa/model-manifest.ts";
 import { loadSherpaEngine } from "../asr/sherpa/sherpa-engine.ts";
-import { melBinCentreHz, toneTrack, writeTinyCtcModel } from "../testing/tiny-onnx-model.ts";
+import { writeTinyCtcModel } from "../testing/tiny-onnx-model.ts";
+import { melBinCentreHz, toneTrack } from "../testing/tones.ts";
 
 const CLI = join(import.meta.dirname, "models-download.ts");
 const ROOT = "sherpa-onnx-tiny-tone-ctc";

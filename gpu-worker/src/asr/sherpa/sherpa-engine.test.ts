@@ -16,7 +16,8 @@ import { SAMPLE_RATE, type SpeechEngine } from "../speech-engine.ts";
 import { transcribeAudio } from "../transcribe-audio.ts";
 import { ModelVerificationError } from "./model-files.ts";
 import { loadSherpaEngine } from "./sherpa-engine.ts";
-import { installTinyCtcModel, melBinCentreHz, toneTrack } from "../../testing/tiny-onnx-model.ts";
+import { installTinyCtcModel } from "../../testing/tiny-onnx-model.ts";
+import { melBinCentreHz, toneTrack } from "../../testing/tones.ts";
 
 // High mel bands: flite's speech has no narrow peaks there, so it never fires a piece by itself.
 const HEL = { piece: "▁hel", bin: 56 };
@@ -63,6 +64,7 @@ test("the engine describes the installed model", () => {
   assert.equal(engine.model, "tiny-tone-ctc");
   assert.deepEqual(engine.languages, ["en", "fr"]);
   assert.equal(engine.detectsLanguage, false);
+  assert.equal(engine.biasing, false, "CTC models decode greedily: no hotwords");
 });
 
 test("tones decode to pieces that merge into words at absolute times", async () => {
@@ -72,7 +74,8 @@ test("tones decode to pieces that merge into words at absolute times", async () 
     { hz: hz(LO), start: 0.45, end: 0.6 },
     { hz: hz(WORLD), start: 0.9, end: 1.2 },
   ]);
-  const words = await engine.transcribe({ start, samples }, { language: "en", signal });
+  // A vocabulary is ignored by an engine without biasing.
+  const words = await engine.transcribe({ start, samples }, { language: "en", signal, vocabulary: ["hello"] });
   assertWordsNear(words, [
     { text: "hello", start: start + 0.2, end: start + 0.9 },
     { text: "world", start: start + 0.9, end: start + 1.5 },
