@@ -6,11 +6,9 @@
  * five duration logits after the token logits. Each piece fires on a pure tone in one mel band and
  * says how many encoder frames (80 ms each) it covers.
  */
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
-import { writeInstallRecord } from "../asr/sherpa/model-files.ts";
-import type { FileRole, InstalledModel, ModelFile, ModelSpec } from "../asr/sherpa/model-manifest.ts";
+import type { FileRole, InstalledModel, ModelFile } from "../asr/sherpa/model-manifest.ts";
 import { FLOAT, INT32, INT64, writeOnnx, writeTokens } from "./onnx-graph.ts";
+import { installDescribed, type ModelDescription } from "./tiny-model-install.ts";
 
 /** Feature bins of Parakeet TDT 0.6B v3 (its `feat_dim`): the worker's 80 must give way to it. */
 export const TDT_MEL_BINS = 128;
@@ -39,8 +37,6 @@ export interface TinyTransducerOptions {
   threshold?: number;
   /** Neighbour distance in mel bins for the peak test (default 3). */
   spread?: number;
-  /** Where each file goes (a manifest entry's `files`); default: the names in sherpa-onnx's Parakeet TDT int8 archive. */
-  files?: readonly ModelFile[];
 }
 
 const PARAKEET_FILES: readonly ModelFile[] = [
@@ -58,7 +54,7 @@ const SILENT = -20;
 const PENALTY = 1000;
 
 /**
- * Writes the three graphs and tokens.txt into `dir`:
+ * Writes the three graphs and tokens.txt where `path` places each role:
  * - encoder: per feature frame and bin c, ReLU(x[c] − (x[c−s] + x[c+s]) / 2 − threshold), max-pooled
  *   over 8 frames: (N, 128, T) → (N, bins, T/8);
  * - decoder: one-hot of the last emitted piece (blank at the start), with the two (layers, N, hidden)
@@ -67,7 +63,11 @@ const PENALTY = 1000;
  *   last piece emitted was on the same bin (so a held tone emits once); the duration logits follow the
  *   firing piece's duration, else 1 frame.
  */
-export async function writeTinyTransducerModel(dir: string, tokens: readonly TinyTransducerToken[], options: TinyTransducerOptions = {}): Promise<void> {
+export async function writeTinyTransducerModel(
+  path: (role: FileRole) => string,
+  tokens: readonly TinyTransducerToken[],
+  options: TinyTransducerOptions = {},
+): Promise<void> {
   const threshold = options.threshold ?? 6;
   const spread = options.spread ?? 3;
   const bins = [...new Set(tokens.map((t) => t.bin))];
@@ -76,12 +76,6 @@ export async function writeTinyTransducerModel(dir: string, tokens: readonly Tin
   const vocab = pieces + 1; // blank last
   const width = vocab + DURATIONS;
   const hidden = vocab;
-  const files = options.files ?? PARAKEET_FILES;
-  const path = (role: FileRole) => {
-    const file = files.find((f) => f.role === role);
-    if (!file) throw new Error(`no ${role} file`);
-    return join(dir, file.path);
-  };
 
   const detector = new Float32Array(TDT_MEL_BINS * channels);
   bins.forEach((bin, ch) => {
@@ -205,19 +199,16 @@ export async function writeTinyTransducerModel(dir: string, tokens: readonly Tin
   await writeTokens(path("tokens"), [...tokens.map(({ piece }) => piece), "<blk>"]);
 }
 
-/** What an install record says about a model: a manifest entry, or this helper's defaults. */
-type Description = Pick<ModelSpec, "name" | "family" | "languages" | "detectsLanguage" | "tokenTimestamps" | "files">;
-
 /**
  * Writes the tiny transducer into `dir` and records it as installed, as `models:download` would;
  * `as` (e.g. the manifest's Parakeet entry) names the model and places its files.
  */
-export async function installTinyTransducerModel(
+export function installTinyTransducerModel(
   dir: string,
   tokens: readonly TinyTransducerToken[],
-  options: Omit<TinyTransducerOptions, "files"> & { as?: Description } = {},
+  options: TinyTransducerOptions & { as?: ModelDescription } = {},
 ): Promise<InstalledModel> {
-  const description: Description = options.as ?? {
+  const description: ModelDescription = options.as ?? {
     name: "tiny-tone-tdt",
     family: "nemo-transducer",
     languages: ["en"],
@@ -225,7 +216,5 @@ export async function installTinyTransducerModel(
     tokenTimestamps: true,
     files: [...PARAKEET_FILES],
   };
-  await mkdir(dir, { recursive: true });
-  await writeTinyTransducerModel(dir, tokens, { ...options, files: description.files });
-  return writeInstallRecord(dir, description);
+  return installDescribed(dir, description, (path) => writeTinyTransducerModel(path, tokens, options));
 }

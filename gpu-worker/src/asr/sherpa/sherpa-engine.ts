@@ -134,6 +134,8 @@ class SherpaEngine implements SpeechEngine {
     });
     this.#queue = decoding.catch(() => undefined);
     const result = await untilAborted(decoding, signal);
+    const heard = spokenLanguage(result.lang);
+    if (heard !== undefined && this.languages.includes(heard)) options.onLanguage?.(heard);
     const span = { start: segment.start, end: segment.start + segment.samples.length / SAMPLE_RATE };
     return tokensToWords(this.#installed.record.tokenTimestamps ? result : { tokens: result.tokens, timestamps: [] }, span);
   }
@@ -193,6 +195,11 @@ class SherpaEngine implements SpeechEngine {
     this.#spelling = undefined;
     await spelling?.then((s) => s.dispose()).catch(() => undefined);
   }
+}
+
+/** "en" from SenseVoice's "<|en|>"; undefined for no tag, or "<|nospeech|>" and other tags that name no language code. */
+export function spokenLanguage(tag: string | undefined): string | undefined {
+  return tag?.match(/^<\|([a-z]{2,3})\|>$/)?.[1];
 }
 
 /** Settles with `work`, or rejects with the abort reason as soon as `signal` aborts (the native decode finishes unobserved). */
