@@ -10,8 +10,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { pino } from "pino";
 import { JobFailure } from "@caption/shared/errors/codes";
-import { decodePcm16kMono } from "../../media/audio-pcm.ts";
-import { composeSpeech } from "../../testing/speech-fixtures.ts";
+import { markedSpeech } from "../../testing/marked-speech.ts";
 import { installTinySenseVoiceModel } from "../../testing/tiny-sense-voice-model.ts";
 import { kaldiMelBinCentreHz, toneTrack, type Tone } from "../../testing/tones.ts";
 import { loadSpeechEngine } from "../engine-registry.ts";
@@ -124,39 +123,21 @@ test("the text-normalisation input is what writes digits: the same model without
 });
 
 test("VAD + engine through transcribeAudio: the transcript's language is the one the model heard", async () => {
-  const fixture = await composeSpeech([
-    { text: "The quick brown fox jumps over the lazy dog.", silenceBefore: 1.0 },
-    { text: "Speech recognition turns sound into text.", silenceBefore: 2.0 },
+  const speech = await markedSpeech((first, second) => [
+    tone(LANGUAGE_TONES.en, first.start + 0.3, first.start + 0.45),
+    tone(HELLO.bin, first.start + 0.8, first.start + 0.95),
+    tone(WORLD.bin, second.start + 0.8, second.start + 0.95),
   ]);
-  try {
-    const chunks: Float32Array[] = [];
-    for await (const chunk of decodePcm16kMono(fixture.path, { signal })) chunks.push(chunk);
-    const audio = new Float32Array(chunks.reduce((n, c) => n + c.length, 0));
-    chunks.reduce((offset, c) => (audio.set(c, offset), offset + c.length), 0);
-    const [first, second] = fixture.sentences;
-    assert.ok(first && second);
-    const marks = [
-      tone(LANGUAGE_TONES.en, first.start + 0.3, first.start + 0.45),
-      tone(HELLO.bin, first.start + 0.8, first.start + 0.95),
-      tone(WORLD.bin, second.start + 0.8, second.start + 0.95),
-    ];
-    const tones = toneTrack(audio.length / SAMPLE_RATE, marks, 0.2);
-    for (const [i, v] of tones.entries()) audio[i] = (audio[i] ?? 0) + v;
-    async function* pcm(): AsyncGenerator<Float32Array> {
-      for (let i = 0; i < audio.length; i += 8000) yield audio.slice(i, i + 8000);
-    }
-    const result = await transcribeAudio({ pcm: pcm(), engine, language: "auto", signal });
-    assert.equal(result.segments.length, 2, "one VAD segment per sentence");
-    assert.deepEqual(
-      result.words.map((w) => w.text),
-      ["hello", "world"],
-    );
-    // The first segment said <|en|>, the second <|nospeech|> (no language tone): English it is.
-    assert.equal(result.language, "en");
-    for (const [word, at] of [[result.words[0], first.start + 0.8], [result.words[1], second.start + 0.8]] as const) {
-      assert.ok(word && Math.abs(word.start - at) <= FRAME + 0.02, JSON.stringify({ word, at }));
-    }
-  } finally {
-    await fixture.dispose();
+  const [first, second] = speech.sentences;
+  const result = await transcribeAudio({ pcm: speech.pcm(), engine, language: "auto", signal });
+  assert.equal(result.segments.length, 2, "one VAD segment per sentence");
+  assert.deepEqual(
+    result.words.map((w) => w.text),
+    ["hello", "world"],
+  );
+  // The first segment said <|en|>, the second <|nospeech|> (no language tone): English it is.
+  assert.equal(result.language, "en");
+  for (const [word, at] of [[result.words[0], first.start + 0.8], [result.words[1], second.start + 0.8]] as const) {
+    assert.ok(word && Math.abs(word.start - at) <= FRAME + 0.02, JSON.stringify({ word, at }));
   }
 });

@@ -11,12 +11,11 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { pino } from "pino";
 import type { Word } from "@caption/shared/api/transcript";
-import { decodePcm16kMono } from "../../media/audio-pcm.ts";
-import { composeSpeech } from "../../testing/speech-fixtures.ts";
+import { markedSpeech } from "../../testing/marked-speech.ts";
 import { installTinyTransducerModel, TDT_MEL_BINS } from "../../testing/tiny-transducer-model.ts";
 import { melBinCentreHz, toneTrack, type Tone } from "../../testing/tones.ts";
 import { loadSpeechEngine } from "../engine-registry.ts";
-import { SAMPLE_RATE, type SpeechEngine } from "../speech-engine.ts";
+import type { SpeechEngine } from "../speech-engine.ts";
 import { transcribeAudio } from "../transcribe-audio.ts";
 import { readManifest } from "./model-manifest.ts";
 
@@ -109,38 +108,23 @@ test("hotwords: the vocabulary tips a near-tie toward a piece sequence the model
 });
 
 test("VAD + engine through transcribeAudio: speech makes the segments, tones the words, durations their ends", async () => {
-  const fixture = await composeSpeech([
-    { text: "The quick brown fox jumps over the lazy dog.", silenceBefore: 1.0 },
-    { text: "Speech recognition turns sound into text.", silenceBefore: 2.0 },
+  const speech = await markedSpeech((first, second) => [
+    tone(HEL, first.start + 0.6, first.start + 0.72),
+    tone(LO, first.start + 0.9, first.start + 1.0),
+    tone(WORLD, second.start + 0.8, second.start + 1.0),
   ]);
-  try {
-    const chunks: Float32Array[] = [];
-    for await (const chunk of decodePcm16kMono(fixture.path, { signal })) chunks.push(chunk);
-    const audio = new Float32Array(chunks.reduce((n, c) => n + c.length, 0));
-    chunks.reduce((offset, c) => (audio.set(c, offset), offset + c.length), 0);
-    const [first, second] = fixture.sentences;
-    assert.ok(first && second);
-    const marks = [tone(HEL, first.start + 0.6, first.start + 0.72), tone(LO, first.start + 0.9, first.start + 1.0), tone(WORLD, second.start + 0.8, second.start + 1.0)];
-    const tones = toneTrack(audio.length / SAMPLE_RATE, marks, 0.2);
-    for (const [i, v] of tones.entries()) audio[i] = (audio[i] ?? 0) + v;
-    async function* pcm(): AsyncGenerator<Float32Array> {
-      for (let i = 0; i < audio.length; i += 8000) yield audio.slice(i, i + 8000);
-    }
-
-    const result = await transcribeAudio({ pcm: pcm(), engine, language: "auto", signal });
-    assert.equal(result.segments.length, 2, "one VAD segment per sentence");
-    const [one, two] = result.segments;
-    assert.ok(one && two);
-    assert.deepEqual(texts(result.words), ["hello", "world"]);
-    const [hello, world] = result.words;
-    assert.ok(hello && world);
-    // A word starts in the encoder frame (80 ms of the segment) that first hears its first tone.
-    const frameOf = (segmentStart: number, at: number) => segmentStart + Math.floor((at - segmentStart + 0.015) / FRAME) * FRAME;
-    assert.ok(Math.abs(hello.start - frameOf(one.start, first.start + 0.6)) <= FRAME + 1e-6, JSON.stringify({ hello, one }));
-    assert.ok(Math.abs(hello.end - (frameOf(one.start, first.start + 0.9) + LO.duration * FRAME)) <= FRAME + 1e-6, JSON.stringify({ hello, one }));
-    assert.ok(Math.abs(world.end - world.start - WORLD.duration * FRAME) < 1e-6, JSON.stringify(world));
-    assert.ok(hello.end < two.start && world.end < two.end, "the words end by their durations, not at their segment's end");
-  } finally {
-    await fixture.dispose();
-  }
+  const [first] = speech.sentences;
+  const result = await transcribeAudio({ pcm: speech.pcm(), engine, language: "auto", signal });
+  assert.equal(result.segments.length, 2, "one VAD segment per sentence");
+  const [one, two] = result.segments;
+  assert.ok(one && two);
+  assert.deepEqual(texts(result.words), ["hello", "world"]);
+  const [hello, world] = result.words;
+  assert.ok(hello && world);
+  // A word starts in the encoder frame (80 ms of the segment) that first hears its first tone.
+  const frameOf = (segmentStart: number, at: number) => segmentStart + Math.floor((at - segmentStart + 0.015) / FRAME) * FRAME;
+  assert.ok(Math.abs(hello.start - frameOf(one.start, first.start + 0.6)) <= FRAME + 1e-6, JSON.stringify({ hello, one }));
+  assert.ok(Math.abs(hello.end - (frameOf(one.start, first.start + 0.9) + LO.duration * FRAME)) <= FRAME + 1e-6, JSON.stringify({ hello, one }));
+  assert.ok(Math.abs(world.end - world.start - WORLD.duration * FRAME) < 1e-6, JSON.stringify(world));
+  assert.ok(hello.end < two.start && world.end < two.end, "the words end by their durations, not at their segment's end");
 });
