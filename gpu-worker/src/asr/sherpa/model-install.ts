@@ -29,9 +29,10 @@ type Expectation = { sha256?: string; size?: number; pinned: boolean };
 export type InstallOutcome = "installed" | "already-installed";
 
 /** Where `url` is fetched from: the mirror's file of the same name, or upstream. */
-export function mirrored(url: string, mirror: string | undefined): string {
+function mirrored(url: string, mirror: string | undefined): string {
   if (mirror === undefined) return url;
   const name = new URL(url).pathname.split("/").pop() ?? "";
+  // Re-encoded whole, so a name with a ":" cannot read as a URL scheme of its own.
   return new URL(encodeURIComponent(decodeURIComponent(name)), mirror.endsWith("/") ? mirror : `${mirror}/`).href;
 }
 

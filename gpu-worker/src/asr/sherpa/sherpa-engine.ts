@@ -182,7 +182,8 @@ class SherpaEngine implements SpeechEngine {
     if (known !== undefined) return known;
     const { hotwords, spelt, unspellable } = hotwordsFor(vocabulary, (await this.#spellingReady()).pieces);
     this.#hotwords.set(vocabulary, hotwords);
-    this.#logger.info({ model: this.model, terms: spelt.length, unspellable }, "vocabulary passed to the recognizer as hotwords");
+    // Counts only: the terms are the customer's (names among them).
+    this.#logger.info({ model: this.model, terms: spelt.length, unspellable: unspellable.length }, "vocabulary passed to the recognizer as hotwords");
     return hotwords;
   }
 
@@ -198,7 +199,7 @@ class SherpaEngine implements SpeechEngine {
 }
 
 /** "en" from SenseVoice's "<|en|>"; undefined for no tag, or "<|nospeech|>" and other tags that name no language code. */
-export function spokenLanguage(tag: string | undefined): string | undefined {
+function spokenLanguage(tag: string | undefined): string | undefined {
   return tag?.match(/^<\|([a-z]{2,3})\|>$/)?.[1];
 }
 
