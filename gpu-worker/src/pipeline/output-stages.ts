@@ -11,7 +11,7 @@ import { assSubtitles } from "../subtitles/ass/ass-subtitles.ts";
 import { cuesToSrt } from "../subtitles/srt.ts";
 import { cuesToVtt } from "../subtitles/vtt.ts";
 import { recordRender } from "../telemetry/attempt-tracing.ts";
-import type { AttemptContext } from "./job-attempt.ts";
+import type { AttemptContext } from "./attempt-context.ts";
 import { completeJob } from "./job-transitions.ts";
 import { checkRenderedOutput } from "./rendered-duration.ts";
 
@@ -32,7 +32,14 @@ export interface CaptionedVideo {
  */
 export async function renderCaptions(
   ctx: AttemptContext,
-  input: CaptionCues & { sourcePath: string; media: MediaInfo; style: ResolvedStyle; seconds: number; work: AbortSignal; onProgress: (fraction: number) => void },
+  input: CaptionCues & {
+    sourcePath: string;
+    media: MediaInfo;
+    style: ResolvedStyle;
+    seconds: number;
+    work: AbortSignal;
+    onProgress: (fraction: number) => void;
+  },
 ): Promise<CaptionedVideo> {
   const { deps, dir, log } = ctx;
   const { media, style, work } = input;
@@ -54,7 +61,11 @@ export async function renderCaptions(
       onProgress: input.onProgress,
     });
     recordRender(deps.encoder.encoder, Math.round(media.durationSeconds * media.frameRate), (performance.now() - started) / 1000);
-    const renderedSeconds = await checkRenderedOutput(outputPath, { seconds: input.seconds, frameRate: media.frameRate }, { signal: work, binary: deps.ffprobePath, timeoutMs: deps.limits.probeTimeoutMs });
+    const renderedSeconds = await checkRenderedOutput(
+      outputPath,
+      { seconds: input.seconds, frameRate: media.frameRate },
+      { signal: work, binary: deps.ffprobePath, timeoutMs: deps.limits.probeTimeoutMs },
+    );
     return { framesDrawn: render.framesDrawn, renderedSeconds };
   });
 }
@@ -63,7 +74,10 @@ export async function renderCaptions(
  * Writes the SRT, WebVTT, ASS and transcript of the cues, then stores them, the captioned video and the
  * source video under the job's key prefix (the source stays so the job can be rendered again).
  */
-export async function storeResults(ctx: AttemptContext, input: { sourcePath: string; cues: readonly Cue[]; style: ResolvedStyle; transcript: Transcript; progress: number }): Promise<void> {
+export async function storeResults(
+  ctx: AttemptContext,
+  input: { sourcePath: string; cues: readonly Cue[]; style: ResolvedStyle; transcript: Transcript; progress: number },
+): Promise<void> {
   const { deps, dir, job, signal } = ctx;
   await ctx.tracing.stage("store", async () => {
     await ctx.progress.report(input.progress);
@@ -91,7 +105,7 @@ export async function completeWithCharge(ctx: AttemptContext, input: { seconds: 
       assKey: key(RESULT_FILES.ass.name),
       transcriptKey: key(RESULT_FILES.transcript.name),
       sourceVideoKey: key(SOURCE_VIDEO_FILE.name),
-      expiresAt: new Date(Date.now() + RETENTION_MS),
+      expiresAt: new Date(deps.clock.now() + RETENTION_MS),
     }),
   );
   if (outcome === "not-running") {
@@ -102,7 +116,14 @@ export async function completeWithCharge(ctx: AttemptContext, input: { seconds: 
   }
   const { video } = input;
   log.info(
-    { kind: job.kind, billed_seconds: input.seconds, rendered_seconds: video.renderedSeconds, frames_drawn: video.framesDrawn, ms: Math.round(performance.now() - ctx.started), stage_ms: tracing.stageMs },
+    {
+      kind: job.kind,
+      billed_seconds: input.seconds,
+      rendered_seconds: video.renderedSeconds,
+      frames_drawn: video.framesDrawn,
+      ms: Math.round(performance.now() - ctx.started),
+      stage_ms: tracing.stageMs,
+    },
     "job completed",
   );
 }

@@ -6,7 +6,7 @@ import type { MediaInfo } from "../media/media-info.ts";
 import type { Cue } from "../render/cue-builder.ts";
 import { styledCueStream } from "../render/styled-cues.ts";
 import { recordTranscription } from "../telemetry/attempt-tracing.ts";
-import type { AttemptContext } from "./job-attempt.ts";
+import type { AttemptContext } from "./attempt-context.ts";
 import { renderCaptions, type CaptionedVideo } from "./output-stages.ts";
 
 // Progress while both run: recognition and the render advance together, the render (which cannot pass the
