@@ -32,7 +32,10 @@ export interface PreviewMeasurement {
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 
 /** `connections` clients each asking for a preview, then the next, for `durationSeconds`. */
-export async function runPreviewLoad(scenario: PreviewScenario, options: { url: string; key: string; connections: number; durationSeconds: number }): Promise<PreviewMeasurement> {
+export async function runPreviewLoad(
+  scenario: PreviewScenario,
+  options: { url: string; key: string; connections: number; durationSeconds: number },
+): Promise<PreviewMeasurement> {
   const until = performance.now() + options.durationSeconds * 1000;
   const latencies: number[] = [];
   const statusCodes: Record<string, number> = {};
@@ -58,7 +61,8 @@ export async function runPreviewLoad(scenario: PreviewScenario, options: { url: 
   );
   const sorted = latencies.sort((a, b) => a - b);
   const round = (ms: number) => Math.round(ms);
-  return { name: scenario.name, count: sorted.length, latencyMs: { p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), max: round(sorted.at(-1) ?? Number.NaN) }, statusCodes, bytes };
+  const latencyMs = { p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), max: round(sorted.at(-1) ?? Number.NaN) };
+  return { name: scenario.name, count: sorted.length, latencyMs, statusCodes, bytes };
 }
 
 /** The p95 against the target, and every request answered 200. */

@@ -3,18 +3,18 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { startEmbeddedService, type EmbeddedService } from "@caption/control-plane/testing";
 import { parseCommandLine } from "@caption/shared/runtime/command-line";
 import { baselineOf, reportLines } from "../api/api-report.ts";
 import { apiScenarios, seedJobs } from "../api/api-scenarios.ts";
 import { checkApiTargets } from "../api/api-targets.ts";
-import { checkPreviewTargets, PREVIEW_SCENARIOS, runPreviewLoad, type PreviewMeasurement } from "../api/preview-load.ts";
-import { startWorkerProcess } from "../api/worker-process.ts";
-import { runLoad, type Measurement } from "../api/run-load.ts";
+import { measurePreviews, previewReportLines, previewResults } from "../api/preview-phase.ts";
+import { runLoad } from "../api/run-load.ts";
 import { summarize, type ScenarioSummary } from "../api/scenario-summary.ts";
 import { treeCpuMs } from "../pipeline/tree-cpu.ts";
 import { startWaitSampler, type WaitSample } from "../api/wait-sampler.ts";
 import { createBenchKey } from "../bench-key.ts";
-import { makeWorkDir, startServiceProcess, type ServiceProcess } from "../service-process.ts";
+import { makeWorkDir } from "../work-dir.ts";
 
 const USAGE = `usage: api-bench [options]
   --url URL            benchmark a running service (with a worker, for the previews) instead of starting one
@@ -24,7 +24,7 @@ const USAGE = `usage: api-bench [options]
   --accounts N (1)     spread the load over N accounts, one key each (the per-account limits serialise one account)
   --duration S (10)  --warmup S (3)  --connections N (10)  --jobs N (500)  --log-level L (info)
   --repeats N (3)      runs of each scenario: the report gives the median and the spread (min–max)
-  --only TEXT          run only the scenarios whose name contains TEXT (e.g. POST, /v1/jobs, baseline)
+  --only TEXT          run only the scenarios whose name contains TEXT (e.g. POST, /v1/jobs, baseline, previews)
   --out FILE           where to write the JSON results (default bench/results/api-<timestamp>.json)
   --profile            CPU profile of the embedded API next to the results, and a sample of what
                        the service's database sessions wait on during each scenario`;
@@ -57,7 +57,14 @@ async function main(argv: string[]): Promise<number> {
     USAGE,
   );
   if (typeof values === "number") return values;
-  const counts = { duration: values.duration, warmup: values.warmup, connections: values.connections, jobs: values.jobs, accounts: values.accounts, repeats: values.repeats };
+  const counts = {
+    duration: values.duration,
+    warmup: values.warmup,
+    connections: values.connections,
+    jobs: values.jobs,
+    accounts: values.accounts,
+    repeats: values.repeats,
+  };
   const bad = Object.entries(counts).find(([, raw]) => !Number.isInteger(Number(raw)) || Number(raw) < 0);
   if (bad) {
     process.stderr.write(`--${bad[0]} must be a whole number\n${USAGE}\n`);
@@ -74,7 +81,7 @@ async function main(argv: string[]): Promise<number> {
   const loadAtStart = os.loadavg();
   const profileDir = path.join(RESULTS_DIR, `api-${stamp}-profile`);
 
-  let service: ServiceProcess | undefined;
+  let service: EmbeddedService | undefined;
   let dataDir: string | undefined;
   try {
     let url = values.url;
@@ -83,7 +90,7 @@ async function main(argv: string[]): Promise<number> {
       dataDir = await makeWorkDir();
       console.error(`starting the API with embedded PostgreSQL in ${dataDir}`);
       if (values.profile) await mkdir(profileDir, { recursive: true });
-      service = await startServiceProcess({
+      service = await startEmbeddedService({
         entry: "bench/src/api/api-process.ts",
         dataDir,
         // Previews have their own per-key rate, lifted like the keys' own.
@@ -116,61 +123,24 @@ async function main(argv: string[]): Promise<number> {
         const measurement = await runLoad(scenario, { url, connections, durationSeconds }, repeats > 1 ? `${scenario.name} ${run}/${repeats}` : scenario.name);
         const after = await cpuNow?.();
         const perRequest = (ms: number) => (measurement.total > 0 ? ms / measurement.total : 0);
-        runs.push({ ...measurement, cpuMsPerRequest: before && after ? { api: perRequest(after.rootMs - before.rootMs), database: perRequest(after.descendantsMs - before.descendantsMs) } : null });
+        runs.push({
+          ...measurement,
+          cpuMsPerRequest:
+            before && after ? { api: perRequest(after.rootMs - before.rootMs), database: perRequest(after.descendantsMs - before.descendantsMs) } : null,
+        });
       }
       summaries.push(summarize(runs));
       if (sampler) waits.set(scenario.name, await sampler.stop());
     }
 
-    // Previews, drawn by a worker process beside the API: alone (their latency and their CPU time, the API's,
-    // the worker's and the database's), then while the API also serves GET traffic.
-    const previews: { alone: PreviewMeasurement; cpuMsPerPreview: number | null; measured: PreviewMeasurement; beside: Measurement }[] = [];
-    const previewScenarios = PREVIEW_SCENARIOS.filter((s) => !only || s.name.includes(only));
-    if (previewScenarios.length > 0) {
-      const worker = service && databaseUrl && dataDir ? await startWorkerProcess(databaseUrl, path.join(dataDir, "worker")) : undefined;
-      try {
-        const reads = apiScenarios(keys, jobs).find((s) => s.name === "GET /v1/jobs/{id}")!;
-        const previewKey = keys[0]!;
-        const serviceCpuMs = async () => {
-          if (!service || !worker) return null;
-          const trees = await Promise.all([treeCpuMs(service.pid), treeCpuMs(worker.pid)]);
-          return trees.reduce((sum, tree) => sum + tree.rootMs + tree.descendantsMs, 0);
-        };
-        for (const scenario of previewScenarios) {
-          if (warmupSeconds > 0) await runPreviewLoad(scenario, { url, key: previewKey, connections: 1, durationSeconds: warmupSeconds });
-          console.error(`  ${scenario.name} alone, ${durationSeconds} s`);
-          const before = await serviceCpuMs();
-          const alone = await runPreviewLoad(scenario, { url, key: previewKey, connections: 1, durationSeconds });
-          const after = await serviceCpuMs();
-          console.error(`  ${scenario.name} beside ${reads.name} (${connections} connections), ${durationSeconds} s`);
-          const [beside, measured] = await Promise.all([
-            runLoad(reads, { url, connections, durationSeconds }, `${reads.name} beside previews`),
-            runPreviewLoad(scenario, { url, key: previewKey, connections: 1, durationSeconds }),
-          ]);
-          const cpuMsPerPreview = before !== null && after !== null && alone.count > 0 ? Math.round((after - before) / alone.count) : null;
-          previews.push({ alone, cpuMsPerPreview, measured, beside });
-        }
-      } finally {
-        await worker?.stop();
-      }
-    }
+    const started = service && databaseUrl && dataDir ? { pid: service.pid, databaseUrl, dataDir } : undefined;
+    const previews = await measurePreviews({ url, keys, jobs, only, connections, durationSeconds, warmupSeconds, started });
 
     console.log(`\nAPI benchmark: ${connections} connections, ${accounts} account(s), ${repeats} × ${durationSeconds} s per scenario (medians; min–max in brackets), ${os.cpus().length} CPUs, Node ${process.versions.node}${values.url ? `, service at ${url}` : ", embedded service"}`);
     console.log(`load average at start ${loadAtStart.map((n) => n.toFixed(2)).join(" ")}, at end ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
     for (const line of reportLines(summaries)) console.log(line);
     for (const m of summaries) if (m.unexpected > 0) console.log(`  ${m.name}: status codes ${JSON.stringify(m.runs.map((r) => r.statusCodes))}`);
-    if (previews.length > 0) {
-      console.log(`\n${"preview (one client)".padEnd(38)}${"alone: n".padStart(9)}${"p50".padStart(6)}${"p95".padStart(6)}${"CPU ms".padStart(8)}  beside GET: n${"p50".padStart(6)}${"p95".padStart(6)}${"max".padStart(6)}${"GET req/s".padStart(11)}  target`);
-      for (const { alone, cpuMsPerPreview, measured, beside } of previews) {
-        const scenario = PREVIEW_SCENARIOS.find((s) => s.name === measured.name)!;
-        const failed = checkPreviewTargets(scenario, measured).filter((check) => !check.pass);
-        const verdict = `p95 ≤ ${scenario.maxP95Ms} ms beside GET: ${failed.length === 0 ? "PASS" : `FAIL (${failed.map((c) => `${c.name.slice(scenario.name.length + 1)} ${c.measured}`).join("; ")})`}`;
-        const n = (value: number | null) => String(value ?? "-");
-        console.log(
-          `${measured.name.padEnd(38)}${n(alone.count).padStart(9)}${n(alone.latencyMs.p50).padStart(6)}${n(alone.latencyMs.p95).padStart(6)}${n(cpuMsPerPreview).padStart(8)}  ${n(measured.count).padStart(12)}${n(measured.latencyMs.p50).padStart(6)}${n(measured.latencyMs.p95).padStart(6)}${n(measured.latencyMs.max).padStart(6)}${n(beside.requestsPerSecond).padStart(11)}  ${verdict}`,
-        );
-      }
-    }
+    for (const line of previewReportLines(previews)) console.log(line);
     for (const [name, samples] of waits) {
       console.log(`\ndatabase sessions during ${name} (average number in each state):`);
       for (const w of samples.slice(0, 8)) console.log(`  ${w.averageSessions.toFixed(2).padStart(6)}  ${w.event}`);
@@ -179,12 +149,18 @@ async function main(argv: string[]): Promise<number> {
     await mkdir(RESULTS_DIR, { recursive: true });
     const file = values.out ? path.resolve(values.out) : path.join(RESULTS_DIR, `api-${stamp}.json`);
     const baseline = baselineOf(summaries);
+    const machine = { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.versions.node };
     await writeFile(file, `${JSON.stringify({
       started_at: stamp,
-      machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.versions.node, load_average_at_start: loadAtStart, load_average_at_end: os.loadavg() },
+      machine: { ...machine, load_average_at_start: loadAtStart, load_average_at_end: os.loadavg() },
       options: { url: values.url ?? "embedded", connections, duration_seconds: durationSeconds, warmup_seconds: warmupSeconds, repeats, seeded_jobs: seededJobs, accounts, log_level: values["log-level"] },
-      scenarios: summaries.map((m) => ({ ...m, ratio_to_baseline: baseline > 0 ? m.requestsPerSecond / baseline : null, targets: checkApiTargets(m), database_waits: waits.get(m.name) ?? null })),
-      previews: previews.map(({ alone, cpuMsPerPreview, measured, beside }) => ({ ...measured, alone, cpu_ms_per_preview: cpuMsPerPreview, beside, targets: checkPreviewTargets(PREVIEW_SCENARIOS.find((s) => s.name === measured.name)!, measured) })),
+      scenarios: summaries.map((m) => ({
+        ...m,
+        ratio_to_baseline: baseline > 0 ? m.requestsPerSecond / baseline : null,
+        targets: checkApiTargets(m),
+        database_waits: waits.get(m.name) ?? null,
+      })),
+      previews: previewResults(previews),
       profile_dir: values.profile && service ? profileDir : null,
     }, null, 2)}\n`);
     console.log(`\nresults: ${path.relative(process.cwd(), file)}`);

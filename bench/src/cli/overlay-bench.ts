@@ -16,7 +16,7 @@ import { submitJob, waitForJob, withBenchService } from "../pipeline/bench-servi
 import { FRAME_RATE, makeBenchVideo } from "../pipeline/bench-videos.ts";
 import { treeCpuMs } from "../pipeline/tree-cpu.ts";
 import { REPO_ROOT } from "../repo-root.ts";
-import { makeWorkDir } from "../service-process.ts";
+import { makeWorkDir } from "../work-dir.ts";
 import { atMost } from "../targets.ts";
 
 const USAGE = `usage: overlay-bench [--presets a,b] [--seconds S]
@@ -82,7 +82,9 @@ async function main(argv: string[]): Promise<number> {
         if (checks === undefined) {
           process.stderr.write("  checking the overlay of the job rendering both…\n");
           const files = { source: video.path, burned: path.join(workDir, "both.mp4"), webm: path.join(workDir, "both.webm"), mov: path.join(workDir, "both.mov") };
-          for (const [file, url] of [[files.burned, both.video?.url], [files.webm, both.video?.overlay_urls?.webm_url], [files.mov, both.video?.overlay_urls?.mov_url]] as const) {
+          const overlay = both.video?.overlay_urls;
+          const links = [[files.burned, both.video?.url], [files.webm, overlay?.webm_url], [files.mov, overlay?.mov_url]] as const;
+          for (const [file, url] of links) {
             await writeFile(file, Buffer.from(await (await fetch(url!)).arrayBuffer()));
           }
           checks = await checkOverlay(files, { width: video.width, height: video.height, frameRate: FRAME_RATE });

@@ -16,7 +16,10 @@ export interface OverlayChecks {
   opaque: { webm: number; mov: number };
   /** Frames whose alpha differs between the WebM and the MOV by more than one count anywhere. */
   alphaMismatches: number;
-  /** The WebM laid over the source with ffmpeg's overlay against the burned MP4 (H.264 at CRF 20), over the captions' rows: mean and largest difference of luma. */
+  /**
+   * The WebM laid over the source with ffmpeg's overlay against the burned MP4 (H.264 at CRF 20), over the
+   * captions' rows: mean and largest difference of luma.
+   */
   composite: { meanLuma: number; maxLuma: number };
 }
 
@@ -30,7 +33,11 @@ async function raw(args: string[]): Promise<Buffer> {
  * `width` × `height` at `frameRate`. The WebM holds frames only where the captions change: it is read at the
  * video's rate first (each frame held until the next), so its n-th frame is the MOV's.
  */
-export async function checkOverlay(files: { source: string; burned: string; webm: string; mov: string }, video: { width: number; height: number; frameRate: number }, every = 30): Promise<OverlayChecks> {
+export async function checkOverlay(
+  files: { source: string; burned: string; webm: string; mov: string },
+  video: { width: number; height: number; frameRate: number },
+  every = 30,
+): Promise<OverlayChecks> {
   const size = video;
   const pixels = size.width * size.height;
   const select = `select=not(mod(n\\,${every})),alphaextract,format=gray`;
@@ -52,7 +59,8 @@ export async function checkOverlay(files: { source: string; burned: string; webm
       if (a === 0) continue;
       const p = i - f * pixels;
       const [y, x] = [Math.floor(p / size.width), p % size.width];
-      alphaBox = alphaBox ? { top: Math.min(alphaBox.top, y), bottom: Math.max(alphaBox.bottom, y + 1), left: Math.min(alphaBox.left, x), right: Math.max(alphaBox.right, x + 1) } : { top: y, bottom: y + 1, left: x, right: x + 1 };
+      const box: NonNullable<OverlayChecks["alphaBox"]> = alphaBox ?? { top: y, bottom: y + 1, left: x, right: x + 1 };
+      alphaBox = { top: Math.min(box.top, y), bottom: Math.max(box.bottom, y + 1), left: Math.min(box.left, x), right: Math.max(box.right, x + 1) };
     }
     if (mismatch) alphaMismatches++;
   }

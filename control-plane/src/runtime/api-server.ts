@@ -103,7 +103,11 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
   const maintenance = startMaintenance(db, logger, now);
   const stopObservingQueue = telemetry ? observeQueue(db, logger) : () => undefined;
   // One LISTEN connection per process: event streams, the webhook relay and previews wait on it.
-  const listener = startNotificationListener(databaseUrl, { channels: [JOB_EVENTS_CHANNEL, WEBHOOKS_CHANNEL, PREVIEW_RESULTS_CHANNEL], connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS, logger });
+  const listener = startNotificationListener(databaseUrl, {
+    channels: [JOB_EVENTS_CHANNEL, WEBHOOKS_CHANNEL, PREVIEW_RESULTS_CHANNEL],
+    connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS,
+    logger,
+  });
   const relay = startWebhookRelay({ db, queue, logger, now, sweepMs: options.webhookSweepMs ?? 5000, requeueMs: options.webhookRequeueMs });
   listener.subscribe(WEBHOOKS_CHANNEL, null, relay.wake);
   const senderDeps = {
@@ -133,7 +137,11 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     eventStreams,
     heartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
     allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS,
-    previewLimits: { perMinute: env.PREVIEW_RATE_LIMIT_PER_MINUTE, stillMs: env.PREVIEW_STILL_DEADLINE_SECONDS * 1000, clipMs: env.PREVIEW_CLIP_DEADLINE_SECONDS * 1000 },
+    previewLimits: {
+      perMinute: env.PREVIEW_RATE_LIMIT_PER_MINUTE,
+      stillMs: env.PREVIEW_STILL_DEADLINE_SECONDS * 1000,
+      clipMs: env.PREVIEW_CLIP_DEADLINE_SECONDS * 1000,
+    },
     now,
   });
   handle = app.callback();

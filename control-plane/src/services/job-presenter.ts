@@ -11,8 +11,12 @@ export async function presentJob(row: JobRecord, links: ResultLinks, baseUrl: st
   const expiresAt = row.expires_at ? new Date(row.expires_at) : null;
   const filesLive = row.status === "completed" && expiresAt !== null && expiresAt > now && row.files_deleted_at === null;
   const link = async (key: string | null) => (filesLive && key && expiresAt ? links.url(key, expiresAt, baseUrl) : null);
-  const [videoUrl, srtUrl, transcriptUrl, vttUrl, assUrl] = await Promise.all([row.video_key, row.srt_key, row.transcript_key, row.vtt_key, row.ass_key].map(link));
-  const [posterUrl, stripUrl, webmUrl, movUrl] = await Promise.all([row.poster_key, row.preview_strip_key, row.overlay_webm_key, row.overlay_mov_key].map(link));
+  const [videoUrl, srtUrl, transcriptUrl, vttUrl, assUrl] = await Promise.all(
+    [row.video_key, row.srt_key, row.transcript_key, row.vtt_key, row.ass_key].map(link),
+  );
+  const [posterUrl, stripUrl, webmUrl, movUrl] = await Promise.all(
+    [row.poster_key, row.preview_strip_key, row.overlay_webm_key, row.overlay_mov_key].map(link),
+  );
   return {
     id: row.id,
     status: row.status,

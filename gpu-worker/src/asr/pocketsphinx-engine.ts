@@ -102,6 +102,7 @@ export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}
     languages: ["en"],
     detectsLanguage: false,
     provider: "cpu",
+    biasing: false,
     transcribe(segment, { language, signal }) {
       if (language !== "en") {
         return Promise.reject(new JobFailure("UNSUPPORTED_LANGUAGE", `pocketsphinx transcribes English only, not "${language}"`));

@@ -2,7 +2,7 @@ import type { Segment, Word } from "@caption/shared/api/transcript";
 import { JobFailure } from "@caption/shared/errors/codes";
 import { withoutPaths } from "@caption/shared/errors/redact-paths";
 import type { Logger } from "pino";
-import { SAMPLE_RATE, type SpeechEngine, type SpeechSegment } from "./speech-engine.ts";
+import { SAMPLE_RATE, type SpeechEngine, type SpeechSegment, type TranscribeOptions } from "./speech-engine.ts";
 import { segmentSpeech } from "./voice-activity.ts";
 
 export interface TranscribeAudioOptions {
@@ -11,6 +11,8 @@ export interface TranscribeAudioOptions {
   engine: SpeechEngine;
   /** One of engine.languages, or "auto" when the engine detects languages. */
   language: string;
+  /** Terms to bias recognition toward, as the customer wrote them; only engines with `biasing` use them. */
+  vocabulary?: readonly string[];
   /** Default: the pinned Silero VAD v6.2 model that models:download installs. */
   vadModelPath?: string;
   maxSegmentSeconds?: number;
@@ -31,11 +33,13 @@ export interface TranscribedAudio {
   segments: Segment[];
   /** Seconds of audio read. */
   duration: number;
+  /** The language the engine said it heard in most of the speech (by seconds), when it says. */
+  language?: string;
 }
 
 /** Voice activity detection, then the engine on each speech segment, one at a time. */
 export async function transcribeAudio(options: TranscribeAudioOptions): Promise<TranscribedAudio> {
-  const { engine, language, signal, logger } = options;
+  const { engine, language, vocabulary, signal, logger } = options;
   signal.throwIfAborted();
   if (!engine.languages.includes(language) && !(language === "auto" && engine.detectsLanguage)) {
     throw new JobFailure(
@@ -56,6 +60,7 @@ export async function transcribeAudio(options: TranscribeAudioOptions): Promise<
   let previousEnd = 0;
   let decodeMs = 0;
   let speechSeconds = 0;
+  const heard = new Map<string, number>();
   const speech = segmentSpeech(counted(), {
     signal,
     ...(options.vadModelPath !== undefined ? { modelPath: options.vadModelPath } : {}),
@@ -65,7 +70,8 @@ export async function transcribeAudio(options: TranscribeAudioOptions): Promise<
     const start = Math.max(segment.start, previousEnd);
     const end = Math.max(start, segment.start + segment.samples.length / SAMPLE_RATE);
     const began = performance.now();
-    const raw = await recognise(engine, segment, language, signal);
+    const onLanguage = (code: string) => heard.set(code, (heard.get(code) ?? 0) + (end - segment.start));
+    const raw = await recognise(engine, segment, { language, signal, onLanguage, ...(vocabulary ? { vocabulary } : {}) });
     decodeMs += performance.now() - began;
     speechSeconds += end - segment.start;
     const placed = placeWords(raw, start, end);
@@ -93,12 +99,14 @@ export async function transcribeAudio(options: TranscribeAudioOptions): Promise<
     },
     "audio transcribed",
   );
-  return { words, segments, duration };
+  const [mostHeard] = [...heard].sort((a, b) => b[1] - a[1]);
+  return { words, segments, duration, ...(mostHeard ? { language: mostHeard[0] } : {}) };
 }
 
-async function recognise(engine: SpeechEngine, segment: SpeechSegment, language: string, signal: AbortSignal): Promise<Word[]> {
+async function recognise(engine: SpeechEngine, segment: SpeechSegment, options: TranscribeOptions): Promise<Word[]> {
+  const { signal } = options;
   try {
-    return await engine.transcribe(segment, { language, signal });
+    return await engine.transcribe(segment, options);
   } catch (error) {
     signal.throwIfAborted();
     if (error instanceof JobFailure) throw error;

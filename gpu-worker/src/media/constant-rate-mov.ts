@@ -107,7 +107,10 @@ function readSamples(stbl: Box): Sample[] {
   const chunkCount = stco.body.readUInt32BE(4);
   const chunkOffset = (i: number) => (co64 ? Number(stco.body.readBigUInt64BE(8 + i * 8)) : stco.body.readUInt32BE(8 + i * 4));
   const stsc = table("stsc");
-  const runs = Array.from({ length: stsc.readUInt32BE(4) }, (_, i) => ({ firstChunk: stsc.readUInt32BE(8 + i * 12), perChunk: stsc.readUInt32BE(12 + i * 12) }));
+  const runs = Array.from({ length: stsc.readUInt32BE(4) }, (_, i) => ({
+    firstChunk: stsc.readUInt32BE(8 + i * 12),
+    perChunk: stsc.readUInt32BE(12 + i * 12),
+  }));
   const samples: Sample[] = [];
   for (let chunk = 0, run = 0; chunk < chunkCount; chunk++) {
     while (run + 1 < runs.length && runs[run + 1]!.firstChunk <= chunk + 1) run++;

@@ -36,7 +36,11 @@ export function seekPoint(t: number, frameRate: number): number {
  * One ffmpeg run writing the poster (a JPEG of the frame at `poster.at`) and the strip (the frames at
  * `strip.times` scaled to `strip.height` and laid side by side, one JPEG).
  */
-export async function grabFrames(video: FramedVideo, grabs: FrameGrabs, options: { signal?: AbortSignal; binary?: string; logger?: Logger } = {}): Promise<void> {
+export async function grabFrames(
+  video: FramedVideo,
+  grabs: FrameGrabs,
+  options: { signal?: AbortSignal; binary?: string; logger?: Logger } = {},
+): Promise<void> {
   const times = [grabs.poster.at, ...grabs.strip.times];
   const perInstant = video.overlayPath === undefined ? 1 : 2;
   const inputs = times.flatMap((t) => {

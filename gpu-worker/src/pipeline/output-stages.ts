@@ -14,29 +14,16 @@ import { assSubtitles } from "../subtitles/ass/ass-subtitles.ts";
 import { cuesToSrt } from "../subtitles/srt.ts";
 import { cuesToVtt } from "../subtitles/vtt.ts";
 import { recordRender } from "../telemetry/attempt-tracing.ts";
-import type { AttemptContext } from "./job-attempt.ts";
+import type { AttemptContext } from "./attempt-context.ts";
 import { completeJob } from "./job-transitions.ts";
 import { takePictures } from "./picture-stage.ts";
+import type { CaptionedVideo, LocalResultFile } from "./rendered-files.ts";
 import { checkRenderedOutput } from "./rendered-duration.ts";
 
 // The stages every job ends with, whatever gave it its words: render the captions into the video,
 // store the video, the subtitle files, the transcript and the source, then charge and complete.
 
 const RETENTION_MS = 24 * 3600 * 1000;
-
-/** A result file written into the attempt's scratch folder under its name. */
-export interface LocalResultFile {
-  name: string;
-  contentType: string;
-}
-
-export interface CaptionedVideo {
-  framesDrawn: number;
-  /** Duration of the longest rendered file, measured like any upload. */
-  renderedSeconds: number;
-  /** The video (burned, or uncaptioned beside an overlay) first, then the overlay's files if any. */
-  files: LocalResultFile[];
-}
 
 /**
  * Draws the cues in the style onto the source and encodes what the job's output kind asks for into the
@@ -46,7 +33,14 @@ export interface CaptionedVideo {
  */
 export async function renderCaptions(
   ctx: AttemptContext,
-  input: CaptionCues & { sourcePath: string; media: MediaInfo; style: ResolvedStyle; seconds: number; work: AbortSignal; onProgress: (fraction: number) => void },
+  input: CaptionCues & {
+    sourcePath: string;
+    media: MediaInfo;
+    style: ResolvedStyle;
+    seconds: number;
+    work: AbortSignal;
+    onProgress: (fraction: number) => void;
+  },
 ): Promise<CaptionedVideo> {
   const { deps, dir, log } = ctx;
   const { media, style, work } = input;
@@ -72,13 +66,18 @@ export async function renderCaptions(
       onProgress: input.onProgress,
     });
     if (!burnsCaptions(kind)) {
-      await writeUncaptionedMp4({ inputPath: input.sourcePath, outputPath: local(burned), media, encoder: deps.encoder, signal: work, logger: log, ffmpegBinary: deps.ffmpegPath });
+      const uncaptioned = { inputPath: input.sourcePath, outputPath: local(burned), media, encoder: deps.encoder };
+      await writeUncaptionedMp4({ ...uncaptioned, signal: work, logger: log, ffmpegBinary: deps.ffmpegPath });
     }
     recordRender(deps.encoder.encoder, Math.round(media.durationSeconds * media.frameRate), (performance.now() - started) / 1000);
     const files = [burned, ...overlayFiles];
     let renderedSeconds = 0;
     for (const file of files) {
-      const seconds = await checkRenderedOutput(local(file), { seconds: input.seconds, frameRate: media.frameRate }, { signal: work, binary: deps.ffprobePath, timeoutMs: deps.limits.probeTimeoutMs });
+      const seconds = await checkRenderedOutput(
+        local(file),
+        { seconds: input.seconds, frameRate: media.frameRate },
+        { signal: work, binary: deps.ffprobePath, timeoutMs: deps.limits.probeTimeoutMs },
+      );
       renderedSeconds = Math.max(renderedSeconds, seconds);
     }
     return { framesDrawn: render.framesDrawn, renderedSeconds, files };
@@ -114,7 +113,10 @@ export async function storeResults(
 }
 
 /** Charges the reservation and marks the job completed with its files' keys, in one transaction. */
-export async function completeWithCharge(ctx: AttemptContext, input: { seconds: number; video: CaptionedVideo; pictures: readonly LocalResultFile[] }): Promise<void> {
+export async function completeWithCharge(
+  ctx: AttemptContext,
+  input: { seconds: number; video: CaptionedVideo; pictures: readonly LocalResultFile[] },
+): Promise<void> {
   const { deps, job, log, tracing } = ctx;
   const key = (name: string) => resultKey(job.id, name);
   const keyOf = (file: LocalResultFile, among: readonly LocalResultFile[]) => (among.includes(file) ? key(file.name) : null);
@@ -130,7 +132,7 @@ export async function completeWithCharge(ctx: AttemptContext, input: { seconds: 
       previewStripKey: keyOf(VIDEO_FILES.previewStrip, input.pictures),
       overlayWebmKey: keyOf(VIDEO_FILES.overlayWebm, input.video.files),
       overlayMovKey: keyOf(VIDEO_FILES.overlayMov, input.video.files),
-      expiresAt: new Date(Date.now() + RETENTION_MS),
+      expiresAt: new Date(deps.clock.now() + RETENTION_MS),
     }),
   );
   if (outcome === "not-running") {
@@ -141,7 +143,14 @@ export async function completeWithCharge(ctx: AttemptContext, input: { seconds: 
   }
   const { video } = input;
   log.info(
-    { kind: job.kind, billed_seconds: input.seconds, rendered_seconds: video.renderedSeconds, frames_drawn: video.framesDrawn, ms: Math.round(performance.now() - ctx.started), stage_ms: tracing.stageMs },
+    {
+      kind: job.kind,
+      billed_seconds: input.seconds,
+      rendered_seconds: video.renderedSeconds,
+      frames_drawn: video.framesDrawn,
+      ms: Math.round(performance.now() - ctx.started),
+      stage_ms: tracing.stageMs,
+    },
     "job completed",
   );
 }

@@ -7,8 +7,8 @@ import type { MediaInfo } from "../media/media-info.ts";
 import type { Cue } from "../render/cue-builder.ts";
 import { posterInstant, stripInstants } from "../render/picture-instants.ts";
 import { planCaptions } from "../render/render-video.ts";
-import type { AttemptContext } from "./job-attempt.ts";
-import type { CaptionedVideo, LocalResultFile } from "./output-stages.ts";
+import type { AttemptContext } from "./attempt-context.ts";
+import type { CaptionedVideo, LocalResultFile } from "./rendered-files.ts";
 
 /** The strip's frames are this tall; their width follows the video's shape. */
 const STRIP_HEIGHT = 320;
@@ -18,7 +18,10 @@ const STRIP_HEIGHT = 320;
  * frames evenly spaced), their instants chosen from the cues and each frame found by seeking in the rendered
  * video: the burned one, or the uncaptioned copy with the ProRes overlay (every frame an intra frame) over it.
  */
-export async function takePictures(ctx: AttemptContext, input: { cues: readonly Cue[]; style: ResolvedStyle; media: MediaInfo; video: CaptionedVideo }): Promise<LocalResultFile[]> {
+export async function takePictures(
+  ctx: AttemptContext,
+  input: { cues: readonly Cue[]; style: ResolvedStyle; media: MediaInfo; video: CaptionedVideo },
+): Promise<LocalResultFile[]> {
   const { deps, dir, signal, log } = ctx;
   const { media, video } = input;
   const { layouts } = planCaptions(input.cues, input.style, media.durationSeconds);

@@ -24,6 +24,9 @@ export class PreviewRefused extends Error {
   }
 }
 
+/** Removes a cached file once it has been written (nothing when writing it failed). */
+const removeWhenWritten = (file: Promise<string>) => void file.then((done) => rm(done, { force: true })).catch(() => undefined);
+
 /** A completed job whose video a preview is drawn over. */
 export interface BackgroundVideo {
   jobId: string;
@@ -81,7 +84,7 @@ export class PreviewBackgrounds {
   readonly #logger: Logger;
   readonly #videos: Recent<Promise<string>>;
   readonly #frames = new Recent<Promise<StillRaster>>(KEPT_FRAMES);
-  readonly #checkerboards = new Recent<{ raster: StillRaster; file: Promise<string> }>(KEPT_CHECKERBOARDS, (_, { file }) => void file.then((done) => rm(done, { force: true })).catch(() => undefined));
+  readonly #checkerboards = new Recent<{ raster: StillRaster; file: Promise<string> }>(KEPT_CHECKERBOARDS, (_, { file }) => removeWhenWritten(file));
 
   constructor(deps: { db: Db; store: ResultStore; dir: string; ffmpegPath: string; logger: Logger }) {
     this.#db = deps.db;
@@ -89,7 +92,7 @@ export class PreviewBackgrounds {
     this.#dir = deps.dir;
     this.#ffmpegPath = deps.ffmpegPath;
     this.#logger = deps.logger;
-    this.#videos = new Recent(KEPT_VIDEOS, (_, file) => void file.then((done) => rm(done, { force: true })).catch(() => undefined));
+    this.#videos = new Recent(KEPT_VIDEOS, (_, file) => removeWhenWritten(file));
   }
 
   /** The account's job `jobId`, if it is completed and keeps its files; else the refusal, as the API words it. */

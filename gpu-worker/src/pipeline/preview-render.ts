@@ -24,7 +24,12 @@ const frameAt = (t: number, frameRate: number) => Math.max(0, Math.floor(t * fra
  * a still (PNG, WebP) of the frame at the request's instant, or an MP4 clip, over a checkerboard or over the
  * frames of one of the account's completed jobs (then at that job's frame rate; 30 fps otherwise).
  */
-export async function renderPreview(deps: PreviewDeps, accountId: string, request: PreviewRequest, signal: AbortSignal): Promise<{ contentType: string; body: Buffer }> {
+export async function renderPreview(
+  deps: PreviewDeps,
+  accountId: string,
+  request: PreviewRequest,
+  signal: AbortSignal,
+): Promise<{ contentType: string; body: Buffer }> {
   const words = previewWords(request);
   const video: BackgroundVideo | undefined = request.background && (await deps.backgrounds.video(accountId, request.background.job_id));
   const frameRate = video?.media.frameRate ?? PREVIEW_FRAME_RATE;
@@ -43,7 +48,8 @@ export async function renderPreview(deps: PreviewDeps, accountId: string, reques
     const dir = await mkdtemp(path.join(deps.dir, "clip-"));
     try {
       const outputPath = path.join(dir, "preview.mp4");
-      await renderPreviewClip({ timeline, first: frameAt(window.start, frameRate), count, background, outputPath, signal, logger: deps.logger, ffmpegBinary: deps.ffmpegPath });
+      const clip = { timeline, first: frameAt(window.start, frameRate), count, background, outputPath };
+      await renderPreviewClip({ ...clip, signal, logger: deps.logger, ffmpegBinary: deps.ffmpegPath });
       return { contentType, body: await readFile(outputPath) };
     } finally {
       await rm(dir, { recursive: true, force: true });

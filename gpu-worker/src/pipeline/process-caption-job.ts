@@ -2,7 +2,7 @@ import path from "node:path";
 import { downloadVideo } from "../ingest/download.ts";
 import { JOB_ATTRIBUTES } from "../telemetry/attempt-tracing.ts";
 import { inspectAndReserve } from "./inspect-source.ts";
-import type { AttemptContext } from "./job-attempt.ts";
+import type { AttemptContext } from "./attempt-context.ts";
 import { completeWithCharge, storeResults } from "./output-stages.ts";
 import { assertSameSource } from "./source-fingerprint.ts";
 import { transcribeAndRender } from "./transcribe-and-render.ts";
@@ -23,7 +23,12 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
   const sourcePath = path.join(ctx.dir, "source");
   const download = await tracing.stage("ingest", async () => {
     await ctx.enter("ingesting", STAGES.ingest[0]);
-    const download = await downloadVideo(job.video_url, sourcePath, { signal, allowPrivateAddresses: deps.allowPrivateAddresses, logger: log, ...deps.limits.download });
+    const download = await downloadVideo(job.video_url, sourcePath, {
+      signal,
+      allowPrivateAddresses: deps.allowPrivateAddresses,
+      logger: log,
+      ...deps.limits.download,
+    });
     log.info({ bytes: download.bytes, sha256: download.sha256, content_type: download.contentType }, "video downloaded");
     return download;
   });
@@ -45,7 +50,8 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
   // 4. Store
   const transcript = transcriptDocument({
     jobId: job.id,
-    language,
+    // What the engine heard where it says (SenseVoice), else what was asked for.
+    language: transcribed.language ?? language,
     durationSeconds: media.durationSeconds,
     engine: deps.engine.name,
     model: deps.engine.model,

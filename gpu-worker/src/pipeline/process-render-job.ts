@@ -1,5 +1,5 @@
 import { buildStyledCues } from "../render/styled-cues.ts";
-import type { AttemptContext } from "./job-attempt.ts";
+import type { AttemptContext } from "./attempt-context.ts";
 import { inspectAndReserve } from "./inspect-source.ts";
 import { completeWithCharge, renderCaptions, storeResults } from "./output-stages.ts";
 import { fetchRenderSource } from "./render-source.ts";
@@ -37,7 +37,15 @@ export async function runRenderJob(ctx: AttemptContext): Promise<void> {
   // 3. Render the edited words, or the source's
   const words = job.words ?? source.transcript.words;
   const cues = buildStyledCues(words, style, media.durationSeconds);
-  const video = await renderCaptions(ctx, { sourcePath: source.videoPath, media, style, cues, seconds, work, onProgress: (fraction) => ctx.progress.reportWithin(STAGES.render, fraction) });
+  const video = await renderCaptions(ctx, {
+    sourcePath: source.videoPath,
+    media,
+    style,
+    cues,
+    seconds,
+    work,
+    onProgress: (fraction) => ctx.progress.reportWithin(STAGES.render, fraction),
+  });
 
   // 4. Store: the files follow the words rendered; language and engine are the source transcript's
   const transcript = transcriptDocument({

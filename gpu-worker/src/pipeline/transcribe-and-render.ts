@@ -6,8 +6,9 @@ import type { MediaInfo } from "../media/media-info.ts";
 import type { Cue } from "../render/cue-builder.ts";
 import { styledCueStream } from "../render/styled-cues.ts";
 import { recordTranscription } from "../telemetry/attempt-tracing.ts";
-import type { AttemptContext } from "./job-attempt.ts";
-import { renderCaptions, type CaptionedVideo } from "./output-stages.ts";
+import type { AttemptContext } from "./attempt-context.ts";
+import { renderCaptions } from "./output-stages.ts";
+import type { CaptionedVideo } from "./rendered-files.ts";
 
 // Progress while both run: recognition and the render advance together, the render (which cannot pass the
 // cues recognised so far) carrying most of the weight, as it takes most of the time.

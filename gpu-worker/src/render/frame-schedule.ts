@@ -37,7 +37,8 @@ export class FrameSchedule {
   constructor(video: { durationSeconds: number; frameRate: number | null }) {
     this.#toMs = msOnFrameGrid(video.frameRate);
     this.#endMs = Math.floor(video.durationSeconds * 1000);
-    this.#lastFrameMs = video.frameRate === null || !(video.frameRate > 0) ? this.#endMs : this.#toMs(Math.max(0, Math.round(video.durationSeconds * video.frameRate) - 1) / video.frameRate);
+    const rate = video.frameRate;
+    this.#lastFrameMs = rate === null || !(rate > 0) ? this.#endMs : this.#toMs(Math.max(0, Math.round(video.durationSeconds * rate) - 1) / rate);
     this.#push({ ptsMs: 0, cue: null, t: 0 });
   }
 
@@ -57,7 +58,9 @@ export class FrameSchedule {
    */
   finish(options: { holdLastFrame?: boolean } = {}): ScheduledFrame[] {
     const last = this.#frames.at(-1);
-    if (options.holdLastFrame && last !== undefined && this.#lastFrameMs > last.ptsMs && this.#lastFrameMs < this.#endMs) this.#frames.push({ ...last, ptsMs: this.#lastFrameMs });
+    const lastFrameMs = this.#lastFrameMs;
+    const hold = options.holdLastFrame && last !== undefined && lastFrameMs > last.ptsMs && lastFrameMs < this.#endMs;
+    if (hold) this.#frames.push({ ...last, ptsMs: lastFrameMs });
     if (last !== undefined && this.#endMs > last.ptsMs) this.#frames.push({ ...last, ptsMs: this.#endMs });
     return this.#frames.splice(0);
   }

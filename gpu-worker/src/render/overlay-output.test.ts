@@ -25,7 +25,8 @@ const words = "captions laid over any timeline".split(" ").map((text, i) => ({ t
 const cues = buildStyledCues(words, style, media.durationSeconds);
 const { band } = planCaptions(cues, style, media.durationSeconds);
 const paths = { burned: join(dir, "burned.mp4"), webm: join(dir, "overlay.webm"), mov: join(dir, "overlay.mov") };
-await renderCaptionedVideo({ inputPath: source, outputPath: paths.burned, overlay: { webmPath: paths.webm, movPath: paths.mov }, cues, style, media, encoder: LOSSLESS_ENCODER });
+const overlay = { webmPath: paths.webm, movPath: paths.mov };
+await renderCaptionedVideo({ inputPath: source, outputPath: paths.burned, overlay, cues, style, media, encoder: LOSSLESS_ENCODER });
 
 async function probe(path: string): Promise<Record<string, string>> {
   const text = await runFfprobe({ args: ["-v", "error", "-count_packets", "-show_entries", "stream=codec_name,profile,pix_fmt,width,height,avg_frame_rate,nb_read_packets:stream_tags=alpha_mode:format=duration", "-of", "default=noprint_wrappers=1:nokey=0", path] });

@@ -38,7 +38,8 @@ function candidates(timeline: Timeline, from: number, to: number): number[] {
   const frame = 1 / timeline.frameRate;
   return timeline.layouts.flatMap((layout) => {
     const last = Math.min(layout.cue.end, to, timeline.durationSeconds) - frame;
-    return [...layout.words.map((word) => word.end), layout.cue.end].map((t) => Math.min(Math.max(t, layout.cue.start, from), last)).filter((t) => t >= from && t < to);
+    const instants = [...layout.words.map((word) => word.end), layout.cue.end].map((t) => Math.min(Math.max(t, layout.cue.start, from), last));
+    return instants.filter((t) => t >= from && t < to);
   });
 }
 

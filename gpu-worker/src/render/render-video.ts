@@ -52,7 +52,9 @@ export function planCaptions(cues: readonly Cue[], style: ResolvedStyle, duratio
 
 function layoutShown(cues: readonly Cue[], style: ResolvedStyle, measure: FontMeasure, durationSeconds: number): CueLayout[] {
   const animation = animationFor(style.animation);
-  return cues.filter((cue) => cue.end > cue.start && cue.start < durationSeconds && cue.lines.length > 0).map((cue) => layoutCue(cue, style, measure, animation));
+  return cues
+    .filter((cue) => cue.end > cue.start && cue.start < durationSeconds && cue.lines.length > 0)
+    .map((cue) => layoutCue(cue, style, measure, animation));
 }
 
 /** The band, and the laid-out cues in batches as they become known. */
@@ -91,7 +93,8 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
   const schedule = new FrameSchedule({ durationSeconds: media.durationSeconds, frameRate: media.frameRate });
   logger?.debug({ band, streamed: options.cueStream !== undefined, burned: options.outputPath !== undefined, overlay: options.overlay !== undefined }, "caption render planned");
   const layouts: CueLayout[] = [];
-  const piped = (frames: readonly ScheduledFrame[]): PipedFrame[] => frames.map((frame) => ({ ptsMs: frame.ptsMs, layout: frame.cue === null ? null : layouts[frame.cue]!, t: frame.t }));
+  const piped = (frames: readonly ScheduledFrame[]): PipedFrame[] =>
+    frames.map((frame) => ({ ptsMs: frame.ptsMs, layout: frame.cue === null ? null : layouts[frame.cue]!, t: frame.t }));
   const frames = async function* () {
     for await (const batch of batches) {
       for (const layout of batch) {

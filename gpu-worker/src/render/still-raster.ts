@@ -26,7 +26,7 @@ export class StillRaster {
     const captioned = this.#captionedRgb(picture, band, rows);
     const filtered = Buffer.from(this.#filtered);
     // The row below the band is filtered against the band's last row.
-    const rgbRow = (row: number) => (row >= rows.from && row < rows.to ? captioned.subarray((row - rows.from) * width * 3, (row - rows.from + 1) * width * 3) : this.#row(this.#rgb, row));
+    const rgbRow = (row: number) => (row >= rows.from && row < rows.to ? this.#row(captioned, row - rows.from) : this.#row(this.#rgb, row));
     upFilterRows(filtered, width, { from: rows.from, to: Math.min(height, rows.to + 1) }, rgbRow);
     return pngOfFilteredRows(width, height, filtered);
   }

@@ -30,7 +30,8 @@ export interface PreviewServiceDeps {
 export async function servePreviews(deps: PreviewServiceDeps): Promise<void> {
   const { db, logger } = deps;
   const dir = path.join(deps.scratchDir, "previews");
-  const previewDeps = { backgrounds: new PreviewBackgrounds({ db, store: deps.store, dir, ffmpegPath: deps.ffmpegPath, logger }), dir, ffmpegPath: deps.ffmpegPath, logger };
+  const backgrounds = new PreviewBackgrounds({ db, store: deps.store, dir, ffmpegPath: deps.ffmpegPath, logger });
+  const previewDeps = { backgrounds, dir, ffmpegPath: deps.ffmpegPath, logger };
   await deps.boss.work(
     QUEUES.preview,
     { localConcurrency: PREVIEW_CONCURRENCY, batchSize: 1, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 },

@@ -2,6 +2,5 @@
 export { cuesToSrt, parseSrt, type SrtEntry } from "./srt.ts";
 export { cuesToVtt } from "./vtt.ts";
 export { assSubtitles } from "./ass/ass-subtitles.ts";
-export { ASS_LEAVES_OUT } from "./ass/ass-animations.ts";
 export { linkBundledFonts } from "./ass/ass-fonts.ts";
 export { assFilter } from "./ass/ass-filter.ts";

@@ -13,7 +13,10 @@ const READY_TIMEOUT_MS = 180_000;
  * The whole service as `npm start` runs it (embedded PostgreSQL, the API, a worker) in a process of its own
  * over a fresh data folder, with an API key made by `npm run admin`; stopped and removed after `run`.
  */
-export async function withEmbeddedService<T>(run: (service: { url: string; apiKey: string }) => Promise<T>, onLine: (line: string) => void = () => undefined): Promise<T> {
+export async function withEmbeddedService<T>(
+  run: (service: { url: string; apiKey: string }) => Promise<T>,
+  onLine: (line: string) => void = () => undefined,
+): Promise<T> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "caption-embedded-"));
   // Run as root, the embedded PostgreSQL initialises its cluster in it as its own user.
   await chmod(dataDir, 0o755);

@@ -25,6 +25,8 @@ export const EnvSchema = Type.Object({
   URL_SIGNING_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   ASR_ENGINE: LiteralUnion(["auto", "sherpa-onnx", "pocketsphinx"] as const, { default: "auto" }),
   ASR_MODEL_DIR: Type.Optional(Type.String()),
+  /** `models:download` fetches each release file from `<this>/<file name>` instead of upstream (same pins); for hosts without GitHub access. */
+  ASR_MODEL_MIRROR: Type.Optional(Type.String({ pattern: "^https?://[^?#]+$" })),
   ASR_PROVIDER: LiteralUnion(["cpu", "cuda"] as const, { default: "cpu" }),
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 1 }),
   FFMPEG_PATH: Type.String({ default: "ffmpeg" }),
@@ -41,7 +43,7 @@ export const EnvSchema = Type.Object({
   PREVIEW_CLIP_DEADLINE_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 120, default: 10, description: "an MP4 preview not drawn by then is 503" }),
   LOG_LEVEL: LiteralUnion(["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const, { default: "info" }),
   SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 60 }),
-  // How long a job may hold a worker (README "Security"): the download, each ffprobe run on the
+  // How long a job may hold a worker (docs/security.md): the download, each ffprobe run on the
   // source, and transcription + render together (base + factor × the billed duration).
   DOWNLOAD_TIMEOUT_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 3600, default: 180 }),
   DOWNLOAD_MIN_BYTES_PER_SECOND: Type.Integer({ minimum: 0, default: 65_536, description: "0: no minimum" }),

@@ -15,7 +15,8 @@ export function previewRoutes(router: Router<AppState>, deps: AppDeps): void {
   router.post("/v1/previews", write, ...jsonBody({ limit: "64kb", tooLargeIs413: true }), async (ctx) => {
     const request = previewBody.parse(ctx.request.body);
     const started = performance.now();
-    const preview = await requestPreview({ db: deps.db, queue: deps.queue, listener: deps.listener, limits: deps.previewLimits, now: deps.now }, principalOf(ctx.state), request);
+    const services = { db: deps.db, queue: deps.queue, listener: deps.listener, limits: deps.previewLimits, now: deps.now };
+    const preview = await requestPreview(services, principalOf(ctx.state), request);
     ctx.state.log.info({ format: request.format, preset: request.preset, bytes: preview.body.length, ms: Math.round(performance.now() - started) }, "preview answered");
     ctx.set("Cache-Control", "no-store");
     ctx.type = preview.contentType;

@@ -69,7 +69,8 @@ function firstDifference(actual: Yuv420Frame, expected: Yuv420Frame): string | n
 async function assertPreviewsMatch(preset: PresetId, source: { path: string; media: MediaInfo }, background: (n: number) => Yuv420Frame): Promise<void> {
   const style = resolveStyle({ preset, video: { width: WIDTH, height: HEIGHT } });
   const rendered = path.join(dir, `${preset.replace("&", "-and-")}-${path.basename(source.path)}`);
-  await renderCaptionedVideo({ inputPath: source.path, outputPath: rendered, cues: buildStyledCues(WORDS, style, source.media.durationSeconds), style, media: source.media, encoder: LOSSLESS_ENCODER });
+  const cues = buildStyledCues(WORDS, style, source.media.durationSeconds);
+  await renderCaptionedVideo({ inputPath: source.path, outputPath: rendered, cues, style, media: source.media, encoder: LOSSLESS_ENCODER });
   const frames = await decodedFrames(rendered, FRAMES);
   const timeline = captionTimeline(WORDS, style, source.media);
   FRAMES.forEach((n, i) => {
