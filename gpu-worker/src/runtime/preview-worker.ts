@@ -65,7 +65,8 @@ export async function servePreviews(deps: PreviewServiceDeps): Promise<void> {
         }
       }
       await recordPreviewResult(db, previewId, outcome);
-      log.info({ format: request.format, preset: request.preset, ms: Math.round(performance.now() - started), bytes: "body" in outcome ? outcome.body.length : 0 }, "preview drawn");
+      const result = "body" in outcome ? { bytes: outcome.body.length } : { refused: outcome.errorCode };
+      log.info({ format: request.format, preset: request.preset, ms: Math.round(performance.now() - started), ...result }, "preview answered");
     },
   );
 }
