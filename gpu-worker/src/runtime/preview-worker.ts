@@ -66,7 +66,7 @@ export async function servePreviews(deps: PreviewServiceDeps): Promise<void> {
       }
       await recordPreviewResult(db, previewId, outcome);
       const result = "body" in outcome ? { bytes: outcome.body.length } : { refused: outcome.errorCode };
-      log.info({ format: request.format, preset: request.preset, ms: Math.round(performance.now() - started), ...result }, "preview answered");
+      log.info({ format: request.format, preset: request.preset, ms: Math.round(performance.now() - started), ...result }, "preview done");
     },
   );
 }
