@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Word } from "@caption/shared/api/transcript";
 import { JobFailure } from "@caption/shared/errors/codes";
 import type { Logger } from "pino";
-import { parseHypseg } from "./pocketsphinx-hypseg.ts";
+import { parseReply, replyLength } from "./pocketsphinx-hypseg.ts";
 import { startPocketsphinxBatch, type PocketsphinxBatch } from "./pocketsphinx-process.ts";
 import { SAMPLE_RATE, type SpeechEngine, type SpeechSegment } from "./speech-engine.ts";
 
@@ -49,6 +49,8 @@ export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}
     "-adcin", "yes", "-cepdir", workDir, "-cepext", ".raw",
     // Its own silence removal drops frames and would shift word times; the VAD already cut the segment.
     "-remove_silence", "no",
+    // Per utterance: the hypothesis (how many words follow), the words' times, and their lattice posteriors.
+    "-hyp", "/dev/stdout", "-hypseg", "/dev/stdout", "-ctm", "/dev/stdout",
   ];
   let batch: PocketsphinxBatch | undefined;
   let queue: Promise<unknown> = Promise.resolve();
@@ -57,7 +59,7 @@ export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}
 
   function running(): PocketsphinxBatch {
     if (!batch) {
-      const started = startPocketsphinxBatch(binary, args, logger);
+      const started = startPocketsphinxBatch(binary, args, replyLength, logger);
       logger?.debug({ pid: started.pid }, "pocketsphinx started");
       void started.exited.then(() => {
         if (batch === started) batch = undefined;
@@ -77,13 +79,13 @@ export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}
     const onAbort = (): void => void decoder.kill();
     signal.addEventListener("abort", onAbort, { once: true });
     try {
-      const line = await decoder.request(uttid);
+      const reply = await decoder.request(uttid);
       signal.throwIfAborted();
-      const parsed = parseHypseg(line);
+      const parsed = parseReply(reply);
       if (parsed.uttid !== uttid) throw new Error(`pocketsphinx answered ${parsed.uttid} to ${uttid}`);
       const end = segment.start + segment.samples.length / SAMPLE_RATE;
       return parsed.words.map((word) => ({
-        text: word.text,
+        ...word,
         start: Math.min(segment.start + word.start, end),
         end: Math.min(segment.start + word.end, end),
       }));
@@ -102,6 +104,7 @@ export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}
     languages: ["en"],
     detectsLanguage: false,
     provider: "cpu",
+    biasing: false,
     transcribe(segment, { language, signal }) {
       if (language !== "en") {
         return Promise.reject(new JobFailure("UNSUPPORTED_LANGUAGE", `pocketsphinx transcribes English only, not "${language}"`));

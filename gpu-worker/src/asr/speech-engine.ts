@@ -12,6 +12,17 @@ export interface SpeechSegment {
   samples: Float32Array;
 }
 
+export interface TranscribeOptions {
+  /** One of the engine's `languages`, or "auto" on an engine that detects the language. */
+  language: string;
+  signal: AbortSignal;
+  /**
+   * Terms as the customer wrote them (names, jargon) to bias recognition toward. An engine with
+   * `biasing` passes the ones its model can spell to the decoder; the others ignore the list.
+   */
+  vocabulary?: readonly string[];
+}
+
 export interface SpeechEngine {
   /** "pocketsphinx" | "sherpa-onnx" */
   readonly name: string;
@@ -22,11 +33,12 @@ export interface SpeechEngine {
   readonly detectsLanguage: boolean;
   /** Where inference runs, after any fallback. */
   readonly provider: ExecutionProvider;
+  /** Whether `vocabulary` reaches the decoder (pocketsphinx: dictionary and language model; sherpa-onnx transducers: hotwords with modified beam search). */
+  readonly biasing: boolean;
   /**
    * Words with absolute times (seconds), monotonic, inside [segment.start, segment.start + duration].
-   * `language` is one of `languages`, or "auto" on an engine that detects the language.
    */
-  transcribe(segment: SpeechSegment, options: { language: string; signal: AbortSignal }): Promise<Word[]>;
+  transcribe(segment: SpeechSegment, options: TranscribeOptions): Promise<Word[]>;
   close(): Promise<void>;
 }
 

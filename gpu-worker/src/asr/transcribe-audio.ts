@@ -2,7 +2,7 @@ import type { Segment, Word } from "@caption/shared/api/transcript";
 import { JobFailure } from "@caption/shared/errors/codes";
 import { withoutPaths } from "@caption/shared/errors/redact-paths";
 import type { Logger } from "pino";
-import { SAMPLE_RATE, type SpeechEngine, type SpeechSegment } from "./speech-engine.ts";
+import { SAMPLE_RATE, type SpeechEngine, type SpeechSegment, type TranscribeOptions } from "./speech-engine.ts";
 import { segmentSpeech } from "./voice-activity.ts";
 
 export interface TranscribeAudioOptions {
@@ -11,6 +11,8 @@ export interface TranscribeAudioOptions {
   engine: SpeechEngine;
   /** One of engine.languages, or "auto" when the engine detects languages. */
   language: string;
+  /** Terms to bias recognition toward, as the customer wrote them; only engines with `biasing` use them. */
+  vocabulary?: readonly string[];
   /** Default: the pinned Silero VAD v6.2 model that models:download installs. */
   vadModelPath?: string;
   maxSegmentSeconds?: number;
@@ -27,6 +29,8 @@ export interface TranscribeAudioOptions {
 
 export interface TranscribedAudio {
   words: Word[];
+  /** The stretches the voice-activity detector called speech (absolute seconds, unpadded), in order. */
+  speech: { start: number; end: number }[];
   /** Speech segments that produced words; text is their words joined by spaces. */
   segments: Segment[];
   /** Seconds of audio read. */
@@ -35,7 +39,7 @@ export interface TranscribedAudio {
 
 /** Voice activity detection, then the engine on each speech segment, one at a time. */
 export async function transcribeAudio(options: TranscribeAudioOptions): Promise<TranscribedAudio> {
-  const { engine, language, signal, logger } = options;
+  const { engine, language, vocabulary, signal, logger } = options;
   signal.throwIfAborted();
   if (!engine.languages.includes(language) && !(language === "auto" && engine.detectsLanguage)) {
     throw new JobFailure(
@@ -56,8 +60,10 @@ export async function transcribeAudio(options: TranscribeAudioOptions): Promise<
   let previousEnd = 0;
   let decodeMs = 0;
   let speechSeconds = 0;
+  const stretches: { start: number; end: number }[] = [];
   const speech = segmentSpeech(counted(), {
     signal,
+    onSpeech: (stretch) => stretches.push(stretch),
     ...(options.vadModelPath !== undefined ? { modelPath: options.vadModelPath } : {}),
     ...(options.maxSegmentSeconds !== undefined ? { maxSegmentSeconds: options.maxSegmentSeconds } : {}),
   });
@@ -65,7 +71,7 @@ export async function transcribeAudio(options: TranscribeAudioOptions): Promise<
     const start = Math.max(segment.start, previousEnd);
     const end = Math.max(start, segment.start + segment.samples.length / SAMPLE_RATE);
     const began = performance.now();
-    const raw = await recognise(engine, segment, language, signal);
+    const raw = await recognise(engine, segment, { language, signal, ...(vocabulary ? { vocabulary } : {}) });
     decodeMs += performance.now() - began;
     speechSeconds += end - segment.start;
     const placed = placeWords(raw, start, end);
@@ -93,12 +99,13 @@ export async function transcribeAudio(options: TranscribeAudioOptions): Promise<
     },
     "audio transcribed",
   );
-  return { words, segments, duration };
+  return { words, speech: stretches, segments, duration };
 }
 
-async function recognise(engine: SpeechEngine, segment: SpeechSegment, language: string, signal: AbortSignal): Promise<Word[]> {
+async function recognise(engine: SpeechEngine, segment: SpeechSegment, options: TranscribeOptions): Promise<Word[]> {
+  const { signal } = options;
   try {
-    return await engine.transcribe(segment, { language, signal });
+    return await engine.transcribe(segment, options);
   } catch (error) {
     signal.throwIfAborted();
     if (error instanceof JobFailure) throw error;

@@ -6,6 +6,7 @@ import type { AttemptContext } from "./job-attempt.ts";
 import { completeWithCharge, storeResults } from "./output-stages.ts";
 import { assertSameSource } from "./source-fingerprint.ts";
 import { transcribeAndRender } from "./transcribe-and-render.ts";
+import { NO_VOCABULARY } from "./quality-report.ts";
 import { transcriptDocument } from "./transcript-document.ts";
 
 // Progress bands per stage (0–100); recognition and the render share one.
@@ -40,7 +41,7 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
 
   // 3. Transcribe and render at once
   const language = job.language ?? (deps.engine.detectsLanguage ? "auto" : (deps.engine.languages[0] ?? "en"));
-  const { transcribed, cues, video } = await transcribeAndRender(ctx, { sourcePath, media, style, seconds, language, work, band: STAGES.captions });
+  const { transcribed, video } = await transcribeAndRender(ctx, { sourcePath, media, style, seconds, language, work, band: STAGES.captions });
 
   // 4. Store
   const transcript = transcriptDocument({
@@ -53,8 +54,15 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
     segments: transcribed.segments,
     style,
   });
-  await storeResults(ctx, { sourcePath, cues, style, transcript, progress: STAGES.store[0] });
+  const quality = await storeResults(ctx, {
+    sourcePath,
+    media,
+    style,
+    transcript,
+    quality: { words: transcribed.words, speech: transcribed.speech, vocabulary: NO_VOCABULARY },
+    progress: STAGES.store[0],
+  });
 
   // 5. Charge and complete, atomically
-  await completeWithCharge(ctx, { seconds, video });
+  await completeWithCharge(ctx, { seconds, video, quality });
 }

@@ -15,7 +15,7 @@ const RECOGNITION_SHARE = 0.25;
 
 export interface TranscribedAndRendered {
   transcribed: TranscribedAudio;
-  /** The cues the picture shows, as the SRT, WebVTT and ASS files carry them. */
+  /** The cues the picture shows (the subtitle files are laid out by the job's profile instead). */
   cues: Cue[];
   video: CaptionedVideo;
 }

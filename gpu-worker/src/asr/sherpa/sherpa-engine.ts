@@ -121,6 +121,7 @@ class SherpaEngine implements SpeechEngine {
   readonly languages: readonly string[];
   readonly detectsLanguage: boolean;
   readonly provider: ExecutionProvider;
+  readonly biasing = false;
   readonly #record: InstalledModel;
   /** Recognizers by language hint; "auto" is the one loaded at start. */
   readonly #recognizers = new Map<string, Promise<NativeOfflineRecognizer>>();
@@ -156,7 +157,8 @@ class SherpaEngine implements SpeechEngine {
     this.#queue = decoding.catch(() => undefined);
     const result = await untilAborted(decoding, signal);
     const span = { start: segment.start, end: segment.start + segment.samples.length / SAMPLE_RATE };
-    return tokensToWords(this.#record.tokenTimestamps ? result : { tokens: result.tokens, timestamps: [] }, span);
+    const timed = { tokens: result.tokens, timestamps: this.#record.tokenTimestamps ? result.timestamps : [], durations: result.durations, logProbs: result.ys_log_probs };
+    return tokensToWords(timed, span);
   }
 
   #recognizerFor(language: string): Promise<NativeOfflineRecognizer> {
