@@ -36,7 +36,7 @@ export function parseHypseg(line: string): { uttid: string; words: Word[] } {
 }
 
 /** The word as spoken, or undefined for `<s>`, `</s>`, `<sil>`, `[NOISE]`, `++GARBAGE++` and the like. */
-function spokenWord(token: string): string | undefined {
+export function spokenWord(token: string): string | undefined {
   if (/^(<.*>|\[.*\]|\+\+.*\+\+)$/.test(token)) return undefined;
   const text = token.replace(/\(\d+\)$/, "");
   return text === "" ? undefined : text;

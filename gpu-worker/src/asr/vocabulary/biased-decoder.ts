@@ -1,0 +1,101 @@
+import { spawn } from "node:child_process";
+import { copyFile, appendFile, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import type { Word } from "@caption/shared/api/transcript";
+import type { Logger } from "pino";
+import { spokenWord } from "../pocketsphinx-hypseg.ts";
+import type { BiasedDecoderSetup, DecodedSegment } from "./biased-decoder-process.ts";
+import type { BiasPlan } from "./pocketsphinx-bias.ts";
+
+/** The weight a term gets in the language model, relative to a uniform unigram: measured best of 1, 30 and 1000 (docs/vocabulary.md). */
+export const TERM_WEIGHT = 1000;
+const FRAMES_PER_SECOND = 100;
+const STDERR_TAIL_CHARS = 2_000;
+
+export interface BiasedDecoder {
+  /** Decodes one utterance (a 16 kHz mono s16le file); words in seconds from its start, with their posteriors. */
+  decode(file: string): Promise<Word[]>;
+  /** SIGKILL, then its files are removed. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a pocketsphinx decoder biased toward the plan's words in a child process: the model's dictionary copied
+ * with their pronunciations appended, each raised in the language model. Resolves once the models are loaded.
+ */
+export async function startBiasedDecoder(input: { modelDir: string; plan: BiasPlan; logger?: Logger }): Promise<BiasedDecoder> {
+  const dir = await mkdtemp(join(tmpdir(), "pocketsphinx-bias-"));
+  const dictionary = join(dir, "dictionary.dict");
+  await copyFile(join(input.modelDir, "cmudict-en-us.dict"), dictionary);
+  const added = input.plan.words.flatMap(({ key, pronunciations }) => pronunciations.map((phones, i) => `${key}${i === 0 ? "" : `(${i + 1})`} ${phones.join(" ")}\n`));
+  await appendFile(dictionary, added.join(""));
+  const setup: BiasedDecoderSetup = {
+    acousticModel: join(input.modelDir, "en-us"),
+    languageModel: join(input.modelDir, "en-us.lm.bin"),
+    dictionary,
+    boost: input.plan.words.map((w) => w.key),
+    weight: TERM_WEIGHT,
+  };
+
+  const child = spawn(process.execPath, [join(import.meta.dirname, "biased-decoder-process.ts")], { stdio: ["pipe", "pipe", "pipe"] });
+  let stderrTail = "";
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (text: string) => (stderrTail = (stderrTail + text).slice(-STDERR_TAIL_CHARS)));
+  child.stdin.on("error", () => {});
+  const waiting = new Map<string, { resolve: (message: Record<string, unknown>) => void; reject: (error: Error) => void }>();
+  let failure: Error | undefined;
+  const exited = new Promise<void>((resolve) => {
+    child.once("error", (error) => (failure ??= error));
+    child.once("close", (code, signal) => {
+      failure ??= new Error(`the biased pocketsphinx decoder stopped (${signal ?? `code ${code}`}): ${stderrTail.trim().split("\n").slice(-3).join(" | ")}`);
+      for (const { reject } of waiting.values()) reject(failure);
+      waiting.clear();
+      resolve();
+    });
+  });
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    const message = JSON.parse(line) as Record<string, unknown>;
+    const id = typeof message.id === "string" ? message.id : "setup";
+    waiting.get(id)?.resolve(message);
+    waiting.delete(id);
+  });
+  const ask = (id: string, payload: object) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      if (failure) return reject(failure);
+      waiting.set(id, { resolve, reject });
+      child.stdin.write(`${JSON.stringify(payload)}\n`);
+    });
+  const close = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await exited;
+    await rm(dir, { recursive: true, force: true });
+  };
+
+  try {
+    const ready = await ask("setup", setup);
+    input.logger?.debug({ pid: child.pid, words: setup.boost.length, boosted: ready.boosted, pronunciations: added.length }, "biased pocketsphinx decoder ready");
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  let counter = 0;
+  return {
+    async decode(file) {
+      const answer = await ask(`d${++counter}`, { id: `d${counter}`, file });
+      if (typeof answer.error === "string") throw new Error(answer.error);
+      return wordsOf(answer.words as DecodedSegment[]);
+    },
+    close,
+  };
+}
+
+/** Real words only (fillers and silences dropped, variant suffixes removed); a word lasts until the next entry starts. */
+function wordsOf(segments: readonly DecodedSegment[]): Word[] {
+  return segments.flatMap((segment) => {
+    const text = spokenWord(segment.word);
+    if (text === undefined) return [];
+    return [{ text, start: segment.startFrame / FRAMES_PER_SECOND, end: (segment.endFrame + 1) / FRAMES_PER_SECOND, confidence: Math.round(segment.posterior * 1000) / 1000 }];
+  });
+}
