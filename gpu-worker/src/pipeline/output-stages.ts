@@ -15,7 +15,7 @@ import { cuesToVtt } from "../subtitles/vtt.ts";
 import { recordRender } from "../telemetry/attempt-tracing.ts";
 import type { AttemptContext } from "./job-attempt.ts";
 import { completeJob } from "./job-transitions.ts";
-import { qualityReport } from "./quality-report.ts";
+import { qualityReport } from "../subtitles/quality-report.ts";
 import { checkRenderedOutput } from "./rendered-duration.ts";
 
 // The stages every job ends with, whatever gave it its words: render the captions into the video,

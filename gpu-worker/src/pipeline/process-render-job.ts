@@ -4,7 +4,7 @@ import { buildStyledCues } from "../render/styled-cues.ts";
 import type { AttemptContext } from "./job-attempt.ts";
 import { inspectAndReserve } from "./inspect-source.ts";
 import { completeWithCharge, renderCaptions, storeResults, type QualityInput } from "./output-stages.ts";
-import { NO_VOCABULARY, type AnnotatedWord } from "./quality-report.ts";
+import { NO_VOCABULARY, type AnnotatedWord } from "../subtitles/quality-report.ts";
 import { fetchRenderSource } from "./render-source.ts";
 import { segmentsForWords, transcriptDocument } from "./transcript-document.ts";
 

@@ -1,5 +1,5 @@
-// A pocketsphinx decoder biased toward a job's terms, in a process of its own: changing a loaded decoder's
-// dictionary and language model is safe once per process (two modified decoders in one process crashed).
+// A pocketsphinx decoder biased toward a job's terms, in a process of its own: a modified decoder is safe once
+// per process (two in one process crashed), and a crash takes only this process down.
 // Protocol (JSON lines): stdin gets the setup, then { id, file } per utterance (16 kHz mono s16le); stdout
 // answers { ready } once, then { id, words } or { id, error } per utterance.
 import { readFile } from "node:fs/promises";
@@ -11,10 +11,10 @@ export interface BiasedDecoderSetup {
   languageModel: string;
   /** The model's dictionary with the terms' pronunciations appended. */
   dictionary: string;
-  /** Dictionary words raised in the language model. */
-  boost: string[];
-  /** Their weight relative to a uniform unigram (must stay below the model's vocabulary size). */
-  weight: number;
+  /** A unigram language model (ARPA) of the terms' words. */
+  termsModel: string;
+  /** Its share in the interpolation with the model's own language model. */
+  termsWeight: number;
 }
 
 export interface DecodedSegment {
@@ -24,10 +24,10 @@ export interface DecodedSegment {
   posterior: number;
 }
 
-// A word added with ps_add_word so the search picks up the language model's new words (ps_add_word rebuilds
-// it): a filler-looking word with a silence pronunciation, which the caller drops like any filler. The terms
-// themselves must not go through ps_add_word too: the same word added both ways corrupts memory.
-const REBUILD_WORD = "++bias++";
+// ngram_model_read's file types.
+const NGRAM_AUTO = 0;
+const NGRAM_ARPA = 1;
+const BIASED_SEARCH = "biased";
 
 function send(message: object): void {
   process.stdout.write(`${JSON.stringify(message)}\n`);
@@ -37,20 +37,20 @@ const lib = loadLibpocketsphinx();
 let decoder: unknown = null;
 let logmath: unknown = null;
 
-function setUp(setup: BiasedDecoderSetup): number {
+function setUp(setup: BiasedDecoderSetup): void {
   const argv = ["pocketsphinx", "-hmm", setup.acousticModel, "-lm", setup.languageModel, "-dict", setup.dictionary, "-remove_silence", "no", "-logfn", "/dev/null"];
   const config = lib.cmd_ln_parse_r(null, lib.ps_args(), argv.length, argv, 1);
   if (!config) throw new Error("pocketsphinx refused its configuration");
   decoder = lib.ps_init(config);
   if (!decoder) throw new Error("pocketsphinx could not load its models");
-  const search = lib.ps_get_search(decoder);
-  const lm = search === null ? null : lib.ps_get_lm(decoder, search);
-  if (!lm) throw new Error("pocketsphinx has no language model to bias");
-  let boosted = 0;
-  for (const word of setup.boost) if (lib.ngram_model_add_word(lm, word, setup.weight) >= 0) boosted++;
-  if (lib.ps_add_word(decoder, REBUILD_WORD, "SIL", 1) < 0) throw new Error("pocketsphinx could not rebuild its search");
+  // The terms' model is interpolated with the model's own, as a new search. Adding words to the loaded model
+  // (ngram_model_add_word) corrupted memory once more than a few were added.
   logmath = lib.ps_get_logmath(decoder);
-  return boosted;
+  const base = lib.ngram_model_read(config, setup.languageModel, NGRAM_AUTO, logmath);
+  const terms = lib.ngram_model_read(config, setup.termsModel, NGRAM_ARPA, logmath);
+  if (!base || !terms) throw new Error("pocketsphinx could not read the language models");
+  const set = lib.ngram_model_set_init(config, [base, terms], ["base", "terms"], new Float32Array([1 - setup.termsWeight, setup.termsWeight]), 2);
+  if (!set || lib.ps_set_lm(decoder, BIASED_SEARCH, set) < 0 || lib.ps_set_search(decoder, BIASED_SEARCH) < 0) throw new Error("pocketsphinx refused the biased language model");
 }
 
 async function decode(file: string): Promise<DecodedSegment[]> {
@@ -78,6 +78,7 @@ for await (const line of createInterface({ input: process.stdin })) {
       send({ id: message.id, error: error instanceof Error ? error.message : String(error) });
     }
   } else {
-    send({ ready: true, boosted: setUp(message) });
+    setUp(message);
+    send({ ready: true });
   }
 }

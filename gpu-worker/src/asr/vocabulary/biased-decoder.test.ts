@@ -93,3 +93,16 @@ test("a cancel stops the biased decoder midway; the next segment starts a fresh 
     await engine.close();
   }
 });
+
+test("twenty terms decode safely (adding them to the loaded language model instead crashed from the sixth or so)", async () => {
+  const engine = createPocketsphinxEngine();
+  const vocabulary = ["Kubernetes", "Grafana", "Siobhan", "Tailscale", "Okonkwo", "Supabase", "Zhang Wei", "Figma", "Nguyen", "Vercel", "Kowalczyk", "Duolingo", "Svelte", "Nakamura", "Xiaomi", "Terraform", "Anselmo", "Postgres", "Ljubljana", "Oaxaca"];
+  try {
+    for (let i = 0; i < 3; i++) {
+      const texts = (await engine.transcribe(segment, { language: "en", signal: new AbortController().signal, vocabulary })).map((w) => w.text);
+      assert.ok(texts.includes("kubernetes") && texts.includes("grafana"), texts.join(" "));
+    }
+  } finally {
+    await engine.close();
+  }
+});

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { copyFile, appendFile, mkdtemp, rm } from "node:fs/promises";
+import { appendFile, copyFile, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -9,8 +9,9 @@ import { spokenWord } from "../pocketsphinx-hypseg.ts";
 import type { BiasedDecoderSetup, DecodedSegment } from "./biased-decoder-process.ts";
 import type { BiasPlan } from "./pocketsphinx-bias.ts";
 
-/** The weight a term gets in the language model, relative to a uniform unigram: measured best of 1, 30 and 1000 (docs/vocabulary.md). */
-export const TERM_WEIGHT = 1000;
+/** The probability each term word gets from the terms' model, and the most that model may weigh in the interpolation. */
+export const TERM_PROBABILITY = 0.01;
+const MAX_TERMS_WEIGHT = 0.5;
 const FRAMES_PER_SECOND = 100;
 const STDERR_TAIL_CHARS = 2_000;
 
@@ -23,7 +24,8 @@ export interface BiasedDecoder {
 
 /**
  * Starts a pocketsphinx decoder biased toward the plan's words in a child process: the model's dictionary copied
- * with their pronunciations appended, each raised in the language model. Resolves once the models are loaded.
+ * with their pronunciations appended, and its language model interpolated with a unigram model of the words (each
+ * TERM_PROBABILITY there). Resolves once the models are loaded.
  */
 export async function startBiasedDecoder(input: { modelDir: string; plan: BiasPlan; logger?: Logger }): Promise<BiasedDecoder> {
   const dir = await mkdtemp(join(tmpdir(), "pocketsphinx-bias-"));
@@ -31,12 +33,15 @@ export async function startBiasedDecoder(input: { modelDir: string; plan: BiasPl
   await copyFile(join(input.modelDir, "cmudict-en-us.dict"), dictionary);
   const added = input.plan.words.flatMap(({ key, pronunciations }) => pronunciations.map((phones, i) => `${key}${i === 0 ? "" : `(${i + 1})`} ${phones.join(" ")}\n`));
   await appendFile(dictionary, added.join(""));
+  const termsModel = join(dir, "terms.lm");
+  const keys = input.plan.words.map((w) => w.key);
+  await writeFile(termsModel, unigramModel(keys));
   const setup: BiasedDecoderSetup = {
     acousticModel: join(input.modelDir, "en-us"),
     languageModel: join(input.modelDir, "en-us.lm.bin"),
     dictionary,
-    boost: input.plan.words.map((w) => w.key),
-    weight: TERM_WEIGHT,
+    termsModel,
+    termsWeight: Math.min(MAX_TERMS_WEIGHT, TERM_PROBABILITY * Math.max(1, keys.length)),
   };
 
   const child = spawn(process.execPath, [join(import.meta.dirname, "biased-decoder-process.ts")], { stdio: ["pipe", "pipe", "pipe"] });
@@ -74,8 +79,8 @@ export async function startBiasedDecoder(input: { modelDir: string; plan: BiasPl
   };
 
   try {
-    const ready = await ask("setup", setup);
-    input.logger?.debug({ pid: child.pid, words: setup.boost.length, boosted: ready.boosted, pronunciations: added.length }, "biased pocketsphinx decoder ready");
+    await ask("setup", setup);
+    input.logger?.debug({ pid: child.pid, words: keys.length, pronunciations: added.length, terms_weight: setup.termsWeight }, "biased pocketsphinx decoder ready");
   } catch (error) {
     await close();
     throw error;
@@ -98,4 +103,10 @@ function wordsOf(segments: readonly DecodedSegment[]): Word[] {
     if (text === undefined) return [];
     return [{ text, start: segment.startFrame / FRAMES_PER_SECOND, end: (segment.endFrame + 1) / FRAMES_PER_SECOND, confidence: Math.round(segment.posterior * 1000) / 1000 }];
   });
+}
+
+/** An ARPA unigram model in which every word is equally likely (sentence marks included, as the format needs). */
+export function unigramModel(words: readonly string[]): string {
+  const log10 = (-Math.log10(words.length + 1)).toFixed(6);
+  return ["\\data\\", `ngram 1=${words.length + 2}`, "", "\\1-grams:", `-99 <s> 0`, `${log10} </s> 0`, ...words.map((w) => `${log10} ${w} 0`), "", "\\end\\", ""].join("\n");
 }

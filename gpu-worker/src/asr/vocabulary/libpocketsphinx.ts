@@ -11,9 +11,8 @@ export interface Libpocketsphinx {
   cmd_ln_parse_r(inout: Pointer, defn: Pointer, argc: number, argv: string[], strict: number): Pointer;
   ps_init(config: Pointer): Pointer;
   ps_free(ps: Pointer): number;
-  ps_get_search(ps: Pointer): string | null;
-  ps_get_lm(ps: Pointer, name: string): Pointer;
-  ps_add_word(ps: Pointer, word: string, phones: string, update: number): number;
+  ps_set_lm(ps: Pointer, name: string, lm: Pointer): number;
+  ps_set_search(ps: Pointer, name: string): number;
   ps_get_logmath(ps: Pointer): Pointer;
   ps_start_utt(ps: Pointer): number;
   ps_process_raw(ps: Pointer, data: Int16Array, samples: number, noSearch: number, fullUtterance: number): number;
@@ -23,7 +22,8 @@ export interface Libpocketsphinx {
   ps_seg_word(seg: Pointer): string;
   ps_seg_frames(seg: Pointer, startFrame: [number], endFrame: [number]): void;
   ps_seg_prob(seg: Pointer, ascr: null, lscr: null, lback: null): number;
-  ngram_model_add_word(model: Pointer, word: string, weight: number): number;
+  ngram_model_read(config: Pointer, path: string, type: number, logmath: Pointer): Pointer;
+  ngram_model_set_init(config: Pointer, models: Pointer[], names: string[], weights: Float32Array, count: number): Pointer;
   logmath_exp(logmath: Pointer, logValue: number): number;
 }
 
@@ -40,9 +40,8 @@ export function loadLibpocketsphinx(): Libpocketsphinx {
     declare(base, "cmd_ln_parse_r", "void *cmd_ln_parse_r(void *inout, void *defn, int argc, const char **argv, int strict)"),
     declare(ps, "ps_init", "void *ps_init(void *config)"),
     declare(ps, "ps_free", "int ps_free(void *ps)"),
-    declare(ps, "ps_get_search", "const char *ps_get_search(void *ps)"),
-    declare(ps, "ps_get_lm", "void *ps_get_lm(void *ps, const char *name)"),
-    declare(ps, "ps_add_word", "int ps_add_word(void *ps, const char *word, const char *phones, int update)"),
+    declare(ps, "ps_set_lm", "int ps_set_lm(void *ps, const char *name, void *lm)"),
+    declare(ps, "ps_set_search", "int ps_set_search(void *ps, const char *name)"),
     declare(ps, "ps_get_logmath", "void *ps_get_logmath(void *ps)"),
     declare(ps, "ps_start_utt", "int ps_start_utt(void *ps)"),
     declare(ps, "ps_process_raw", "int ps_process_raw(void *ps, const int16_t *data, size_t n_samples, int no_search, int full_utt)"),
@@ -52,7 +51,8 @@ export function loadLibpocketsphinx(): Libpocketsphinx {
     declare(ps, "ps_seg_word", "const char *ps_seg_word(void *seg)"),
     declare(ps, "ps_seg_frames", "void ps_seg_frames(void *seg, _Out_ int *sf, _Out_ int *ef)"),
     declare(ps, "ps_seg_prob", "int32_t ps_seg_prob(void *seg, _Out_ int32_t *ascr, _Out_ int32_t *lscr, _Out_ int32_t *lback)"),
-    declare(base, "ngram_model_add_word", "int32_t ngram_model_add_word(void *model, const char *word, float weight)"),
+    declare(base, "ngram_model_read", "void *ngram_model_read(void *config, const char *file_name, int file_type, void *lmath)"),
+    declare(base, "ngram_model_set_init", "void *ngram_model_set_init(void *config, void **models, const char **names, const float *weights, int n_models)"),
     declare(base, "logmath_exp", "double logmath_exp(void *lmath, int logb_p)"),
   ]) as unknown as Libpocketsphinx;
 }

@@ -2,8 +2,8 @@ import { LOW_CONFIDENCE_THRESHOLD, type QualityReport, type QualityWord } from "
 import { SUBTITLE_PROFILES, type SubtitleProfileId } from "@caption/shared/api/subtitle-profile";
 import type { Word } from "@caption/shared/api/transcript";
 import { lineText } from "../render/cue-builder.ts";
-import type { SubtitleLayout } from "../subtitles/layout/subtitle-layout.ts";
-import { ruleLimits } from "../subtitles/layout/subtitle-rules.ts";
+import type { SubtitleLayout } from "./layout/subtitle-layout.ts";
+import { ruleLimits } from "./layout/subtitle-rules.ts";
 
 /** A word as the job ends with it, and what changed it on the way (vocabulary, replacements, masking). */
 export interface AnnotatedWord extends Word {
