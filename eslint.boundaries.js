@@ -1,4 +1,4 @@
-// Package boundaries and layers (README "Layout"). A package imports another only by name, through the
+// Package boundaries and layers (docs/development.md "Layout"). A package imports another only by name, through the
 // entry points in that package's package.json "exports", and only the packages it may depend on.
 // Inside control-plane and gpu-worker a folder imports only its own folder and folders on lower layers;
 // production code never imports test support.
@@ -26,7 +26,7 @@ const packagePatterns = (pkg) => [
   { regex: OTHER_PACKAGE_PATH, message: BY_NAME },
   ...PACKAGES.filter((other) => other !== pkg && !MAY_DEPEND_ON[pkg].includes(other)).map((other) => ({
     regex: `^@caption/${other}(/|$)`,
-    message: `${pkg} may not depend on ${other} (README "Layout").`,
+    message: `${pkg} may not depend on ${other} (docs/development.md "Layout").`,
   })),
 ];
 const rule = (patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
@@ -44,7 +44,7 @@ function layerBlocks(pkg) {
           ...packagePatterns(pkg),
           {
             regex: `^${up}(${forbidden.join("|")})(/|\\.ts$)`,
-            message: `${pkg}/src/${folder} may import only folders on lower layers (README "Layout"), never test support.`,
+            message: `${pkg}/src/${folder} may import only folders on lower layers (docs/development.md "Layout"), never test support.`,
           },
           { regex: "^@caption/[^/]+/testing(/|$)", message: "Production code never imports test support." },
           ...((KOA_FREE[pkg] ?? []).includes(folder)

@@ -7,7 +7,7 @@ const optionalRatio = (value: number | null) => (value === null ? "" : ratio(val
 const table = (header: readonly string[], rows: readonly (readonly (string | number)[])[]) =>
   [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`, ...rows.map((row) => `| ${row.join(" | ")} |`)].join("\n");
 
-/** The human-readable report written next to the JSON (and pasted into the README's Performance section). */
+/** The human-readable report written next to the JSON (and pasted into the docs/performance.md). */
 export function summaryMarkdown(result: BenchResult, chartFile: string): string {
   const { machine } = result;
   const leastRatio = (job: BenchResult["jobs"][number]) => {

@@ -31,7 +31,7 @@ const GIVE_UP_TIMEOUT_MS = 2000;
 /**
  * How pg-boss notices a dead worker: a running job's heartbeat is refreshed every 5 s and lapses after
  * CAPTION_QUEUE_OPTIONS.heartbeatSeconds (30 s); the workers' supervisor looks for lapsed heartbeats
- * every 5 s. See README "Job lifecycle" for the retry delay this gives.
+ * every 5 s. See docs/jobs.md "Job lifecycle" for the retry delay this gives.
  */
 const HEARTBEAT_REFRESH_SECONDS = 5;
 const SUPERVISE_SECONDS = 5;

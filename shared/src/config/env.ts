@@ -37,7 +37,7 @@ export const EnvSchema = Type.Object({
   WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: "attempts one API process sends at once" }),
   LOG_LEVEL: LiteralUnion(["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const, { default: "info" }),
   SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 60 }),
-  // How long a job may hold a worker (README "Security"): the download, each ffprobe run on the
+  // How long a job may hold a worker (docs/security.md): the download, each ffprobe run on the
   // source, and transcription + render together (base + factor × the billed duration).
   DOWNLOAD_TIMEOUT_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 3600, default: 180 }),
   DOWNLOAD_MIN_BYTES_PER_SECOND: Type.Integer({ minimum: 0, default: 65_536, description: "0: no minimum" }),

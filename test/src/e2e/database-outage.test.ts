@@ -14,7 +14,7 @@ import { spawnService, type LogEntry, type ServiceProcess } from "../support/ser
 
 // PostgreSQL restarted and stopped under the distributed service — two API processes and a worker
 // with a job in flight — on a cluster of this test's own. Times are measured and reported (see the
-// README's "Surviving the database"), never asserted.
+// docs/operations.md "Surviving the database"), never asserted.
 
 const TEXT = "The database goes away while this clip is being captioned. It comes back, and the job still finishes and is charged once.";
 const STATUSES_IN_FLIGHT = new Set(["ingesting", "transcribing", "rendering"]);

@@ -33,7 +33,7 @@ after(async () => {
     await service.exited;
   }
   await files?.close();
-  // As root the cluster lives outside the clone (see the README); it goes with the clone.
+  // As root the cluster lives outside the clone (see docs/operations.md "Where the data lives"); it goes with the clone.
   if (clusterDir && !clusterDir.startsWith(parent)) await rm(clusterDir, { recursive: true, force: true });
   await rm(parent, { recursive: true, force: true });
 });
