@@ -10,10 +10,9 @@ import { resolveStyle } from "@caption/shared/style/resolve-style";
 import { createPocketsphinxEngine, defaultPhoneticLexicon, transcribeAudio, type SpeechEngine } from "@caption/gpu-worker/asr";
 import { decodePcm16kMono, probeMedia, X264_ENCODER } from "@caption/gpu-worker/media";
 import { buildStyledCues, renderCaptionedVideo } from "@caption/gpu-worker/render";
-import { layoutSubtitles, qualityReport } from "@caption/gpu-worker/subtitles";
+import { subtitleFiles } from "@caption/gpu-worker/subtitles";
 import { composeSpeech, makeSpeechVideo } from "@caption/gpu-worker/testing";
 import { createWordPass } from "@caption/gpu-worker/words";
-import { SUBTITLE_PROFILES } from "@caption/shared/api/subtitle-profile";
 import { BENCH_SENTENCES } from "../vocabulary/bench-terms.ts";
 
 const log = createCliLogger("info");
@@ -32,8 +31,8 @@ function termsRight(words: readonly Word[], sentences: readonly { start: number;
 
 async function transcribe(engine: SpeechEngine, audioPath: string, vocabulary?: readonly string[]) {
   const started = performance.now();
-  const { words } = await transcribeAudio({ pcm: decodePcm16kMono(audioPath, { signal }), engine, language: "en", signal, ...(vocabulary ? { vocabulary } : {}) });
-  return { words, ms: performance.now() - started };
+  const { words, speech } = await transcribeAudio({ pcm: decodePcm16kMono(audioPath, { signal }), engine, language: "en", signal, ...(vocabulary ? { vocabulary } : {}) });
+  return { words, speech, ms: performance.now() - started };
 }
 
 const engine = createPocketsphinxEngine();
@@ -66,14 +65,23 @@ try {
   const renderStarted = performance.now();
   await renderCaptionedVideo({ inputPath: video.path, outputPath: path.join(tmpdir(), "vocabulary-bench.mp4"), cues: buildStyledCues(job.words, style, media.durationSeconds), style, media, encoder: X264_ENCODER });
   const renderMs = performance.now() - renderStarted;
-  const reportStarted = performance.now();
-  const layout = layoutSubtitles(job.words, { profile: SUBTITLE_PROFILES.netflix, frameRate: media.frameRate, durationSeconds: media.durationSeconds });
-  const laidOut = performance.now();
-  const report = qualityReport({ jobId: "job_bench", profile: "netflix", frameRate: media.frameRate, layout, words: job.words, speech: [], engine: { name: engine.name, model: engine.model }, vocabulary: { terms: [], biasing: "none", not_biased: [] } });
-  await writeFile(path.join(tmpdir(), "vocabulary-bench-quality.json"), JSON.stringify(report));
-  const reportMs = performance.now() - laidOut;
+  const files = subtitleFiles({
+    jobId: "job_bench",
+    profile: "netflix",
+    frameRate: media.frameRate,
+    durationSeconds: media.durationSeconds,
+    style,
+    words: job.words,
+    speech: job.speech,
+    engine: { name: engine.name, model: engine.model },
+    vocabulary: { terms: [], biasing: "none", not_biased: [] },
+  });
+  const written = performance.now();
+  await writeFile(path.join(tmpdir(), "vocabulary-bench-quality.json"), JSON.stringify(files.report));
+  const reportMs = files.reportMs + (performance.now() - written);
   const jobMs = job.ms + renderMs;
-  console.log(`\nquality report on a ${media.durationSeconds.toFixed(1)} s 1080x1920 clip: ${reportMs.toFixed(1)} ms = ${((100 * reportMs) / jobMs).toFixed(3)} % of recognition + render (${(jobMs / 1000).toFixed(1)} s); the profile layout ${(laidOut - reportStarted).toFixed(1)} ms = ${((100 * (laidOut - reportStarted)) / jobMs).toFixed(3)} %`);
+  const share = (ms: number) => `${ms.toFixed(1)} ms = ${((100 * ms) / jobMs).toFixed(3)} %`;
+  console.log(`\non a ${media.durationSeconds.toFixed(1)} s 1080x1920 clip, of recognition + render (${(jobMs / 1000).toFixed(1)} s): quality report built and written ${share(reportMs)}, profile layout ${share(files.layoutMs)}`);
 } finally {
   await engine.close();
   await fixture.dispose();

@@ -1,21 +1,16 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { QualitySummary } from "@caption/shared/api/quality-report";
-import { SUBTITLE_PROFILES } from "@caption/shared/api/subtitle-profile";
 import type { Transcript } from "@caption/shared/api/transcript";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import { jobStatus } from "../db/job-repository.ts";
 import type { MediaInfo } from "../media/media-info.ts";
 import { renderCaptionedVideo, type CaptionCues } from "../render/render-video.ts";
 import { RESULT_FILES, resultKey, SOURCE_VIDEO_FILE } from "../storage/result-store.ts";
-import { assSubtitles } from "../subtitles/ass/ass-subtitles.ts";
-import { layoutSubtitles } from "../subtitles/layout/subtitle-layout.ts";
-import { cuesToSrt } from "../subtitles/srt.ts";
-import { cuesToVtt } from "../subtitles/vtt.ts";
+import { subtitleFiles, type QualityReportInput } from "../subtitles/subtitle-files.ts";
 import { recordRender } from "../telemetry/attempt-tracing.ts";
 import type { AttemptContext } from "./job-attempt.ts";
 import { completeJob } from "./job-transitions.ts";
-import { qualityReport } from "../subtitles/quality-report.ts";
 import { checkRenderedOutput } from "./rendered-duration.ts";
 
 // The stages every job ends with, whatever gave it its words: render the captions into the video,
@@ -63,9 +58,9 @@ export async function renderCaptions(
 }
 
 /**
- * Lays the transcript's words out by the job's subtitle profile (the picture follows the preset instead), writes
- * the SRT, WebVTT, ASS and transcript, then stores them, the captioned video and the source video under the
- * job's key prefix (the source stays so the job can be rendered again).
+ * Lays the job's words out by its subtitle profile (the picture follows the preset instead), writes the SRT,
+ * WebVTT, ASS, quality report and transcript, then stores them, the captioned video and the source video under
+ * the job's key prefix (the source stays so the job can be rendered again). Returns the report's summary.
  */
 export async function storeResults(
   ctx: AttemptContext,
@@ -75,23 +70,21 @@ export async function storeResults(
   return ctx.tracing.stage("store", async () => {
     await ctx.progress.report(input.progress);
     const { media, transcript } = input;
-    const started = performance.now();
-    const layout = layoutSubtitles(transcript.words, { profile: SUBTITLE_PROFILES[job.subtitle_profile], frameRate: media.frameRate, durationSeconds: media.durationSeconds });
-    const laidOut = performance.now();
-    const report = qualityReport({
+    const subtitles = subtitleFiles({
       jobId: job.id,
       profile: job.subtitle_profile,
       frameRate: media.frameRate,
-      layout,
+      durationSeconds: media.durationSeconds,
+      style: input.style,
       engine: { name: transcript.engine, model: transcript.model },
       ...input.quality,
     });
+    const { report } = subtitles;
+    log.info({ ...report.summary, layout_ms: Math.round(subtitles.layoutMs), report_ms: Math.round(subtitles.reportMs) }, "subtitles laid out");
     await writeFile(path.join(dir, RESULT_FILES.quality.name), JSON.stringify(report), "utf8");
-    log.info({ ...report.summary, layout_ms: Math.round(laidOut - started), quality_ms: Math.round(performance.now() - laidOut) }, "subtitles laid out");
-    const { cues } = layout;
-    await writeFile(path.join(dir, RESULT_FILES.srt.name), cuesToSrt(cues), "utf8");
-    await writeFile(path.join(dir, RESULT_FILES.vtt.name), cuesToVtt(cues), "utf8");
-    await writeFile(path.join(dir, RESULT_FILES.ass.name), assSubtitles(cues, input.style), "utf8");
+    await writeFile(path.join(dir, RESULT_FILES.srt.name), subtitles.srt, "utf8");
+    await writeFile(path.join(dir, RESULT_FILES.vtt.name), subtitles.vtt, "utf8");
+    await writeFile(path.join(dir, RESULT_FILES.ass.name), subtitles.ass, "utf8");
     await writeFile(path.join(dir, RESULT_FILES.transcript.name), JSON.stringify(transcript), "utf8");
     const files = Object.values(RESULT_FILES).map((file) => ({ ...file, localPath: path.join(dir, file.name) }));
     for (const file of [...files, { ...SOURCE_VIDEO_FILE, localPath: input.sourcePath }]) {
@@ -102,8 +95,8 @@ export async function storeResults(
   });
 }
 
-/** What the quality report needs beyond the transcript: the words' annotations, the detected speech, the vocabulary's fate. */
-export type QualityInput = Pick<Parameters<typeof qualityReport>[0], "words" | "speech" | "vocabulary">;
+/** The words the files hold (the transcript's, with what changed them), the detected speech, the vocabulary's fate. */
+export type QualityInput = Pick<QualityReportInput, "words" | "speech" | "vocabulary">;
 
 /** Charges the reservation and marks the job completed with its files' keys and quality summary, in one transaction. */
 export async function completeWithCharge(ctx: AttemptContext, input: { seconds: number; video: CaptionedVideo; quality: QualitySummary }): Promise<void> {

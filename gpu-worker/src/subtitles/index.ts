@@ -9,3 +9,4 @@ export { assFilter } from "./ass/ass-filter.ts";
 export { layoutSubtitles, type SubtitleLayout } from "./layout/subtitle-layout.ts";
 export { cuesRuleBreaks, ruleLimits, type RuleBreak } from "./layout/subtitle-rules.ts";
 export { qualityReport } from "./quality-report.ts";
+export { subtitleFiles } from "./subtitle-files.ts";

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { test } from "node:test";
 import type { Word } from "@caption/shared/api/transcript";
 import { defaultPhoneticLexicon, NO_LEXICON } from "../asr/vocabulary/phonetic-lexicon.ts";
-import { mask } from "./profanity.ts";
+import { mask, PROFANITY } from "./profanity.ts";
 import { inCaseOf } from "./replacements.ts";
 import { phoneticDistance } from "./vocabulary-snap.ts";
 import { createWordPass } from "./word-pass.ts";
@@ -41,4 +42,10 @@ test("vocabulary: words that sound like a term become the term, the original kep
   );
   assert.equal(phoneticDistance(["K", "AE", "T"], ["K", "AE", "T"]), 0);
   assert.equal(phoneticDistance(["K", "AE", "T"], ["K", "EH", "T"]), 0.5 / 3);
+});
+
+test("the masked words are exactly the list docs/vocabulary.md documents", async () => {
+  const doc = await readFile(new URL("../../../docs/vocabulary.md", import.meta.url), "utf8");
+  const listed = doc.slice(doc.indexOf("## 3. Profanity")).split("\n\n")[2]!.replace(/\.$/u, "").split(/,\s*/u).map((w) => w.trim());
+  assert.deepEqual(new Set(listed), PROFANITY);
 });
