@@ -1,10 +1,10 @@
-import type { QualityReport } from "@caption/shared/api/quality-report";
+import type { AnnotatedWord, QualityReport } from "@caption/shared/api/quality-report";
 import type { Word } from "@caption/shared/api/transcript";
 import { buildStyledCues } from "../render/styled-cues.ts";
 import type { AttemptContext } from "./job-attempt.ts";
 import { inspectAndReserve } from "./inspect-source.ts";
 import { completeWithCharge, renderCaptions, storeResults, type QualityInput } from "./output-stages.ts";
-import { NO_VOCABULARY, type AnnotatedWord } from "../subtitles/quality-report.ts";
+import { NO_VOCABULARY } from "../asr/vocabulary/biasing-outcome.ts";
 import { fetchRenderSource } from "./render-source.ts";
 import { segmentsForWords, transcriptDocument } from "./transcript-document.ts";
 

@@ -1,31 +1,15 @@
-import { LOW_CONFIDENCE_THRESHOLD, type QualityReport, type QualityWord } from "@caption/shared/api/quality-report";
+import { LOW_CONFIDENCE_THRESHOLD, type AnnotatedWord, type QualityReport, type QualityWord } from "@caption/shared/api/quality-report";
 import { SUBTITLE_PROFILES, type SubtitleProfileId } from "@caption/shared/api/subtitle-profile";
 import type { Word } from "@caption/shared/api/transcript";
+import type { BiasingOutcome } from "../asr/vocabulary/biasing-outcome.ts";
 import { lineText } from "../render/cue-builder.ts";
 import type { SubtitleLayout } from "./layout/subtitle-layout.ts";
 import { ruleLimits } from "./layout/subtitle-rules.ts";
-
-/** A word as the job ends with it, and what changed it on the way (vocabulary, replacements, masking). */
-export interface AnnotatedWord extends Word {
-  /** The recognised text it replaced. */
-  original?: string;
-  /** Part of a vocabulary term that matched. */
-  vocabulary?: boolean;
-}
 
 export interface Span {
   start: number;
   end: number;
 }
-
-export interface VocabularyOutcome {
-  terms: string[];
-  biasing: string;
-  not_biased: { term: string; reason: string }[];
-}
-
-/** A job submitted without vocabulary. */
-export const NO_VOCABULARY: VocabularyOutcome = { terms: [], biasing: "none: no vocabulary was submitted", not_biased: [] };
 
 /** What a word's confidence means, by engine; null when its words carry none (hand-edited words, CTC models). */
 export function confidenceMeaning(engine: string, words: readonly Word[]): string | null {
@@ -55,7 +39,7 @@ export function qualityReport(input: {
   words: readonly AnnotatedWord[];
   speech: readonly Span[] | null;
   engine: { name: string; model: string };
-  vocabulary: VocabularyOutcome;
+  vocabulary: BiasingOutcome;
 }): QualityReport {
   const profile = SUBTITLE_PROFILES[input.profile];
   const limits = ruleLimits(profile, input.frameRate);

@@ -1,12 +1,7 @@
-import type { Word } from "@caption/shared/api/transcript";
+import type { AnnotatedWord } from "@caption/shared/api/quality-report";
 
 /** A word after the post-pass, with what it replaced (the quality report keeps the original). */
-export interface PassedWord extends Word {
-  /** The recognised text it replaced. */
-  original?: string;
-  /** Part of a vocabulary term that matched. */
-  vocabulary?: boolean;
-}
+export type PassedWord = AnnotatedWord;
 
 const EDGE = /^([^\p{L}\p{N}]*)(.*?)([^\p{L}\p{N}]*)$/su;
 

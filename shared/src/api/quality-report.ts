@@ -1,6 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { LiteralUnion, Nullable } from "./style.ts";
 import { SUBTITLE_PROFILE_IDS } from "./subtitle-profile.ts";
+import type { Word } from "./transcript.ts";
 
 /** A word whose engine confidence is below this is flagged `low_confidence` (see docs/quality-report.md). */
 export const LOW_CONFIDENCE_THRESHOLD = 0.5;
@@ -106,3 +107,11 @@ export const QualityReportSchema = Type.Object(
 );
 export type QualityReport = Static<typeof QualityReportSchema>;
 export type QualityWord = QualityReport["words"][number];
+
+/** A word as a job ends with it, and what changed it on the way (vocabulary, replacements, masking). */
+export interface AnnotatedWord extends Word {
+  /** The recognised text it replaced. */
+  original?: string;
+  /** Part of a vocabulary term that matched. */
+  vocabulary?: boolean;
+}

@@ -1,6 +1,6 @@
 import type { SpeechEngine } from "../speech-engine.ts";
 import type { PhoneticLexicon } from "./phonetic-lexicon.ts";
-import { termWords } from "./pocketsphinx-bias.ts";
+import { termWords, unpronounced } from "./pocketsphinx-bias.ts";
 
 export interface BiasingOutcome {
   terms: string[];
@@ -9,9 +9,12 @@ export interface BiasingOutcome {
   not_biased: { term: string; reason: string }[];
 }
 
+/** A job submitted without vocabulary. */
+export const NO_VOCABULARY: BiasingOutcome = { terms: [], biasing: "none: no vocabulary was submitted", not_biased: [] };
+
 /** What the quality report says of a job's vocabulary on this engine. */
 export async function biasingOutcome(engine: SpeechEngine, terms: readonly string[], lexicon: PhoneticLexicon): Promise<BiasingOutcome> {
-  if (terms.length === 0) return { terms: [], biasing: "none: no vocabulary was submitted", not_biased: [] };
+  if (terms.length === 0) return NO_VOCABULARY;
   if (!engine.biasing) {
     const reason = `${engine.name} model ${engine.model} takes no hotwords; the post-pass alone applies the terms`;
     return { terms: [...terms], biasing: `none: ${reason}`, not_biased: terms.map((term) => ({ term, reason })) };
@@ -22,7 +25,7 @@ export async function biasingOutcome(engine: SpeechEngine, terms: readonly strin
   const phones = await lexicon.lookup(terms.flatMap(termWords));
   const not_biased = terms.flatMap((term) => {
     const silent = termWords(term).filter((word) => (phones.get(word) ?? []).length === 0);
-    return silent.length === 0 ? [] : [{ term, reason: `no pronunciation could be made for ${silent.map((w) => JSON.stringify(w)).join(", ")} (grapheme-to-phoneme reads Latin-script English words)` }];
+    return silent.length === 0 ? [] : [{ term, reason: unpronounced(silent) }];
   });
   return {
     terms: [...terms],

@@ -13,6 +13,10 @@ export interface BiasPlan {
   notBiased: { term: string; reason: string }[];
 }
 
+/** Why a term with these words is left to the post-pass. */
+export const unpronounced = (words: readonly string[]): string =>
+  `no pronunciation could be made for ${words.map((w) => JSON.stringify(w)).join(", ")} (grapheme-to-phoneme reads Latin-script English words)`;
+
 /** A term's words as pocketsphinx's dictionary spells words: lower case, split at spaces. */
 export const termWords = (term: string): string[] => term.toLowerCase().split(/\s+/u).filter(Boolean);
 
@@ -30,7 +34,7 @@ export async function planBias(terms: readonly string[], dictionary: Pronouncing
     const parts = termWords(term);
     const silent = parts.filter((word) => !dictionary.has(word) && (made.get(word) ?? []).length === 0);
     if (parts.length === 0 || silent.length > 0) {
-      notBiased.push({ term, reason: `no pronunciation could be made for ${silent.map((w) => JSON.stringify(w)).join(", ")} (grapheme-to-phoneme reads Latin-script English words)` });
+      notBiased.push({ term, reason: unpronounced(silent) });
       continue;
     }
     for (const word of parts) words.set(word, { key: word, pronunciations: dictionary.has(word) ? [] : made.get(word)! });
