@@ -135,7 +135,7 @@ for (const preset of ["highlight", "smash"] as const) {
 }
 
 test("the word pass reaches the picture: replaced words are what the cues show, originals kept", async () => {
-  const { overlapped } = await prepareJob("word-pass", "highlight");
+  const { overlapped, jobId } = await prepareJob("word-pass", "highlight");
   const pass = await createWordPass({ vocabulary: [], replacements: { bread: "sourdough loaves" }, profanity: "keep" }, NO_LEXICON);
   const together = await overlapped(engine, new AbortController().signal, pass);
   const shown = together.cues.flatMap((c) => c.lines.flatMap((l) => l.words.map((w) => w.text)));
@@ -143,6 +143,8 @@ test("the word pass reaches the picture: replaced words are what the cues show, 
   assert.ok(shown.includes("sourdough") && shown.includes("loaves") && !shown.includes("bread"), shown.join(" "));
   assert.deepEqual(together.words.filter((w) => w.original === "bread").map((w) => w.text), ["sourdough", "loaves"]);
   assert.ok(together.transcribed.words.some((w) => w.text === "bread"), "the recognised words stay as recognised");
+  // Ended, so the account's concurrency limit leaves room for the tests after.
+  await database.db.updateTable("jobs").set({ status: "canceled" }).where("id", "=", jobId).execute();
 });
 
 // A speech engine that does `then` instead of recognising: by then the render's ffmpeg is running, waiting on the cues.
