@@ -9,7 +9,7 @@ export interface SubtitleProfile {
   /** Characters a line may hold, spaces and punctuation included. */
   maxCharsPerLine: number;
   maxLines: number;
-  /** Reading speed: characters per second of display (spaces and punctuation counted, line breaks not) ... */
+  /** Reading speed: characters per second of display (spaces and punctuation counted, a line break as a space) ... */
   maxCharsPerSecond: number | null;
   /** ... or words per minute of display. */
   maxWordsPerMinute: number | null;

@@ -133,7 +133,7 @@ function fewestBreaks(words: Word[], limits: RuleLimits, videoEndMs: number): nu
   for (const runs of compositions(ms.length)) {
     let total = 0;
     let at = 0;
-    for (const [c, len] of runs.entries()) {
+    for (const len of runs) {
       const cueWords = ms.slice(at, (at += len));
       const texts = cueWords.map((w) => w.text);
       if (!linesFit(texts, limits)) {
@@ -151,24 +151,20 @@ function fewestBreaks(words: Word[], limits: RuleLimits, videoEndMs: number): nu
         for (const q of [p - 1, p, p + 1]) if (q >= s && q <= latest) points.add(q);
       }
       const chars = [...texts.join(" ")].length;
-      for (const rate of [limits.maxCharsPerSecond, limits.maxWordsPerMinute === null ? null : limits.maxWordsPerMinute / 60]) {
+      for (const [count, rate] of [[chars, limits.maxCharsPerSecond], [len, limits.maxWordsPerMinute === null ? null : limits.maxWordsPerMinute / 60]] as const) {
         if (rate === null) continue;
-        const count = limits.maxCharsPerSecond === rate ? chars : len;
-        for (let lines = 0; lines < limits.maxLines; lines++) {
-          const p = s + Math.ceil(((count - (rate === limits.maxCharsPerSecond ? lines : 0)) * 1000) / rate);
-          for (const q of [p - 1, p, p + 1]) if (q >= s && q <= latest) points.add(q);
-        }
+        const p = s + Math.ceil((count * 1000) / rate);
+        for (const q of [p - 1, p, p + 1]) if (q >= s && q <= latest) points.add(q);
       }
       const overlong = texts.some((t) => [...t].length > limits.maxCharsPerLine) ? 1 : 0;
       let fewest = Infinity;
       for (const endMs of points) {
-        // One line of all the words: the timing rules count characters without line breaks, which only lowers them.
+        // One line of all the words: the timing rules count a line break as the space it stands for.
         const cue: Cue = { start: s / 1000, end: endMs / 1000, lines: [{ words: cueWords.map((w) => ({ text: w.text, start: w.s / 1000, end: w.e / 1000 })) }] };
         const timingBreaks = cueRuleBreaks(cue, next === null ? null : next / 1000, limits).filter((b) => b.rule !== "max_chars_per_line" && b.rule !== "max_lines");
         fewest = Math.min(fewest, timingBreaks.length);
       }
       total += overlong + fewest;
-      void c;
     }
     best = Math.min(best, total);
   }

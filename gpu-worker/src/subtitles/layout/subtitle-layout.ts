@@ -86,7 +86,7 @@ export function layoutSubtitles(words: readonly Word[], options: SubtitleLayoutO
       if (lines === null) break;
       const nextStartMs = to < n ? timed[to]!.startMs : null;
       const cueWords = timed.slice(from, to);
-      const timing = chooseEnd(first.startMs, cueWords, chars - lines.breaks.length, nextStartMs, videoEndMs, limits);
+      const timing = chooseEnd(first.startMs, cueWords, chars, nextStartMs, videoEndMs, limits);
       const layoutBreaks = overlongLines(texts, lines.breaks, limits);
       const cost: Cost = {
         broken: timing.cost.broken + layoutBreaks.length,

@@ -56,9 +56,12 @@ export function ruleLimits(profile: SubtitleProfile, frameRate: number): RuleLim
   };
 }
 
-/** Characters a reader reads in a cue: its lines' text, spaces and punctuation included, line breaks not. */
+/**
+ * Characters a reader reads in a cue: its text, spaces and punctuation included, each line break counted as the
+ * space it stands for, so the reading speed does not depend on where lines break.
+ */
 export function cueCharacters(cue: Pick<Cue, "lines">): number {
-  return cue.lines.reduce((sum, line) => sum + [...lineText(line.words)].length, 0);
+  return [...cue.lines.map((line) => lineText(line.words)).join(" ")].length;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
