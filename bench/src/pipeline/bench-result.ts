@@ -17,6 +17,8 @@ export const AsrRunSchema = Type.Object({
   /** Wall seconds per second of audio. */
   rtf: Type.Number(),
   words: Type.Integer({ minimum: 0 }),
+  /** Word error rate against the part of the (synthetic, flite) narration the clip holds: a check that a model works, not its accuracy on real speech. */
+  wer: Type.Optional(Type.Number({ minimum: 0 })),
 });
 
 export const JobRunSchema = Type.Object({

@@ -9,6 +9,8 @@ export interface BenchVideo {
   height: number;
   path: string;
   durationSeconds: number;
+  /** What flite was given to say; the clip ends wherever the video does. */
+  narration: string;
 }
 
 export const FRAME_RATE = 30;
@@ -48,7 +50,7 @@ export async function makeBenchVideo(orientation: Orientation, durationSeconds: 
   const size = SIZES[orientation];
   const text = narrationFor(durationSeconds);
   const video = await makeSpeechVideo({ text, ...size, fps: FRAME_RATE, durationSeconds, padSeconds: 0.5, videoBitrate: VIDEO_BITRATE });
-  return { orientation, ...size, path: video.path, durationSeconds: video.durationSeconds };
+  return { orientation, ...size, path: video.path, durationSeconds: video.durationSeconds, narration: text };
 }
 
 /** How a result names the video it was measured on. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm, truncate } from "node:fs/promises";
+import { mkdtemp, rename, rm, truncate } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -8,6 +8,9 @@ import { pino } from "pino";
 import { loadSpeechEngine } from "./engine-registry.ts";
 import { cudaProviderShipped } from "./sherpa/sherpa-native.ts";
 import { installTinyCtcModel } from "../testing/tiny-onnx-model.ts";
+import { installTinySenseVoiceModel } from "../testing/tiny-sense-voice-model.ts";
+import { installTinyTransducerModel } from "../testing/tiny-transducer-model.ts";
+import { readManifest } from "./sherpa/model-manifest.ts";
 
 let root: string;
 before(async () => {
@@ -98,4 +101,28 @@ test("CUDA without a CUDA-capable sherpa-onnx build runs on the CPU and says so"
   } finally {
     await engine.close();
   }
+});
+
+test("with several models installed, the first in manifest order is loaded, whatever the folders are called; a named one is used", async () => {
+  const { models } = await readManifest();
+  const spec = (family: string) => {
+    const found = models.find((m) => m.family === family);
+    assert.ok(found, family);
+    return found;
+  };
+  const modelDir = join(root, "several");
+  // Folder names sort the other way round from the manifest.
+  await installTinyCtcModel(join(modelDir, "1-ctc"), [{ piece: "▁a", bin: 40 }], { name: spec("nemo-ctc").name });
+  await installTinySenseVoiceModel(join(modelDir, "2-sense-voice"), [{ piece: "▁a", bin: 60 }], { as: spec("sense-voice") });
+  await installTinyTransducerModel(join(modelDir, "3-parakeet"), [{ piece: "▁a", bin: 100, duration: 1 }], { as: spec("nemo-transducer") });
+  const loaded = async (model?: string) => {
+    const engine = await loadSpeechEngine({ engine: "auto", modelDir, logger: capturingLogger().logger, ...(model ? { model } : {}) });
+    await engine.close();
+    return engine.model;
+  };
+
+  assert.equal(await loaded(), "parakeet-tdt-0.6b-v3-int8");
+  assert.equal(await loaded(spec("nemo-ctc").name), spec("nemo-ctc").name);
+  await rename(join(modelDir, "3-parakeet"), join(root, "parakeet-removed"));
+  assert.equal(await loaded(), spec("sense-voice").name, "SenseVoice comes before the CTC model in the manifest");
 });

@@ -2,6 +2,7 @@
 export type { SpeechEngine } from "./speech-engine.ts";
 export { createPocketsphinxEngine } from "./pocketsphinx-engine.ts";
 export { loadSherpaEngine } from "./sherpa/sherpa-engine.ts";
+export { findInstalledModels } from "./sherpa/model-files.ts";
 export { loadSpeechEngine } from "./engine-registry.ts";
 export { transcribeAudio } from "./transcribe-audio.ts";
 export { modelFolder } from "./model-folder.ts";

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { execa, ExecaError } from "execa";
 import { DEFAULT_SILERO_VAD_MODEL, SILERO_VAD, verifySileroVad } from "./silero-vad-model.ts";
-import { ModelDownloadError, type InstallOutcome } from "./sherpa/model-install.ts";
+import { ModelDownloadError } from "./sherpa/model-download.ts";
+import type { InstallOutcome } from "./sherpa/model-install.ts";
 
 export interface InstallSileroVadOptions {
   /** Default: where the worker loads it from. */

@@ -21,6 +21,8 @@ export interface TranscribeOptions {
    * `biasing` passes the ones its model can spell to the decoder; the others ignore the list.
    */
   vocabulary?: readonly string[];
+  /** Called with the language (one of `languages`) the model says it heard in the segment, by engines whose model says. */
+  onLanguage?: (language: string) => void;
 }
 
 export interface SpeechEngine {

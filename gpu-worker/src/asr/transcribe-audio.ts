@@ -35,6 +35,8 @@ export interface TranscribedAudio {
   segments: Segment[];
   /** Seconds of audio read. */
   duration: number;
+  /** The language the engine said it heard in most of the speech (by seconds), when it says. */
+  language?: string;
 }
 
 /** Voice activity detection, then the engine on each speech segment, one at a time. */
@@ -61,6 +63,7 @@ export async function transcribeAudio(options: TranscribeAudioOptions): Promise<
   let decodeMs = 0;
   let speechSeconds = 0;
   const stretches: { start: number; end: number }[] = [];
+  const heard = new Map<string, number>();
   const speech = segmentSpeech(counted(), {
     signal,
     onSpeech: (stretch) => stretches.push(stretch),
@@ -71,7 +74,8 @@ export async function transcribeAudio(options: TranscribeAudioOptions): Promise<
     const start = Math.max(segment.start, previousEnd);
     const end = Math.max(start, segment.start + segment.samples.length / SAMPLE_RATE);
     const began = performance.now();
-    const raw = await recognise(engine, segment, { language, signal, ...(vocabulary ? { vocabulary } : {}) });
+    const onLanguage = (code: string) => heard.set(code, (heard.get(code) ?? 0) + (end - segment.start));
+    const raw = await recognise(engine, segment, { language, signal, onLanguage, ...(vocabulary ? { vocabulary } : {}) });
     decodeMs += performance.now() - began;
     speechSeconds += end - segment.start;
     const placed = placeWords(raw, start, end);
@@ -99,7 +103,8 @@ export async function transcribeAudio(options: TranscribeAudioOptions): Promise<
     },
     "audio transcribed",
   );
-  return { words, speech: stretches, segments, duration };
+  const [mostHeard] = [...heard].sort((a, b) => b[1] - a[1]);
+  return { words, speech: stretches, segments, duration, ...(mostHeard ? { language: mostHeard[0] } : {}) };
 }
 
 async function recognise(engine: SpeechEngine, segment: SpeechSegment, options: TranscribeOptions): Promise<Word[]> {

@@ -10,11 +10,12 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { execa } from "execa";
 import { readInstallRecord } from "../asr/sherpa/model-files.ts";
-import type { ModelManifest, ModelSpec } from "../asr/sherpa/model-manifest.ts";
+import type { ModelSpec } from "../asr/sherpa/model-manifest.ts";
 import { loadSherpaEngine } from "../asr/sherpa/sherpa-engine.ts";
-import { melBinCentreHz, toneTrack, writeTinyCtcModel } from "../testing/tiny-onnx-model.ts";
+import { runModelsDownload } from "../testing/models-download-cli.ts";
+import { writeTinyCtcModel } from "../testing/tiny-onnx-model.ts";
+import { melBinCentreHz, toneTrack } from "../testing/tones.ts";
 
-const CLI = join(import.meta.dirname, "models-download.ts");
 const ROOT = "sherpa-onnx-tiny-tone-ctc";
 
 let work: string;
@@ -83,12 +84,7 @@ function spec(name: string, overrides: Partial<ModelSpec> = {}): ModelSpec {
   };
 }
 
-async function download(models: ModelSpec[], args: string[], env: Record<string, string> = {}) {
-  const manifestPath = join(work, `manifest-${models[0]?.name ?? "none"}.json`);
-  const manifest: ModelManifest = { models };
-  await writeFile(manifestPath, JSON.stringify(manifest));
-  return execa(process.execPath, [CLI, "--manifest", manifestPath, ...args], { reject: false, env: { ASR_MODEL_DIR: "", ...env } });
-}
+const download = (models: ModelSpec[], args: string[], env: Record<string, string> = {}) => runModelsDownload(work, { models }, args, env);
 
 test("a pinned archive is downloaded, verified, unpacked and installed; the model then transcribes", async () => {
   const modelDir = join(work, "models-ok");

@@ -19,7 +19,11 @@ const USAGE = `usage: models-download [--model NAME ...] [--all] [--dir DIR] [--
   --trust-on-first-use
                  accept a download the manifest pins no sha256 for, and record its hash in the
                  model's installed.json: later downloads into the same folder must match it.
-                 Without it such a model is refused.`;
+                 Without it such a model is refused.
+environment:
+  ASR_MODEL_MIRROR  base URL of a mirror holding the release files under their upstream names
+                    (e.g. https://mirror.example/sherpa-onnx/asr-models/): fetched from there,
+                    held to the same pinned sha256 and size.`;
 
 async function main(argv: string[]): Promise<number> {
   const values = parseCommandLine(
@@ -48,7 +52,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   // A command-line entry point: the environment is read here, once, and nowhere below.
-  const modelDir = values.dir ?? modelFolder(parseEnv());
+  const env = parseEnv();
+  const modelDir = values.dir ?? modelFolder(env);
 
   const controller = new AbortController();
   const stop = () => controller.abort(new Error("interrupted"));
@@ -66,7 +71,7 @@ async function main(argv: string[]): Promise<number> {
     const spec = manifest.models.find((m) => m.name === name);
     if (!spec) continue;
     try {
-      await installModel(spec, { modelDir, signal: controller.signal, report, trustOnFirstUse: values["trust-on-first-use"] });
+      await installModel(spec, { modelDir, signal: controller.signal, report, trustOnFirstUse: values["trust-on-first-use"], mirror: env.ASR_MODEL_MIRROR });
     } catch (error) {
       if (controller.signal.aborted) return 1;
       if (values.optional) {

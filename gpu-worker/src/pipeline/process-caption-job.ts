@@ -54,7 +54,8 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
   // 4. Store
   const transcript = transcriptDocument({
     jobId: job.id,
-    language,
+    // What the engine heard where it says (SenseVoice), else what was asked for.
+    language: transcribed.language ?? language,
     durationSeconds: media.durationSeconds,
     engine: deps.engine.name,
     model: deps.engine.model,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { normalizeWords, wordErrorRate } from "./word-error-rate.ts";
+import { normalizeWords, spokenPrefixWordErrorRate, wordErrorRate } from "./word-error-rate.ts";
 
 test("identical text after normalisation scores 0", () => {
   assert.equal(wordErrorRate("Hello, World! It's fine.", "hello world  its FINE"), 0);
@@ -27,4 +27,13 @@ test("an empty reference scores 0 only against an empty hypothesis", () => {
 
 test("normalisation splits on punctuation and keeps letters of any script and digits", () => {
   assert.deepEqual(normalizeWords("Well-known café, 42 times; Naïve’s"), ["well", "known", "café", "42", "times", "naïves"]);
+});
+
+test("against speech cut off at an unknown word, the best-matching start of the reference counts", () => {
+  const narration = "the cat sat on the mat and then the dog came in";
+  assert.equal(spokenPrefixWordErrorRate(narration, "the cat sat on the mat"), 0);
+  assert.equal(spokenPrefixWordErrorRate(narration, "the cat sat on a mat and"), 1 / 7);
+  assert.equal(spokenPrefixWordErrorRate(narration, "a cat"), 1 / 2);
+  assert.equal(spokenPrefixWordErrorRate(narration, ""), 0);
+  assert.equal(spokenPrefixWordErrorRate(narration, "zebra"), 1);
 });

@@ -25,6 +25,8 @@ export const EnvSchema = Type.Object({
   URL_SIGNING_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   ASR_ENGINE: LiteralUnion(["auto", "sherpa-onnx", "pocketsphinx"] as const, { default: "auto" }),
   ASR_MODEL_DIR: Type.Optional(Type.String()),
+  /** `models:download` fetches each release file from `<this>/<file name>` instead of upstream (same pins); for hosts without GitHub access. */
+  ASR_MODEL_MIRROR: Type.Optional(Type.String({ pattern: "^https?://[^?#]+$" })),
   ASR_PROVIDER: LiteralUnion(["cpu", "cuda"] as const, { default: "cpu" }),
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 1 }),
   FFMPEG_PATH: Type.String({ default: "ffmpeg" }),

@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, open, rename, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { execa } from "execa";
+import { downloadFile, ModelDownloadError } from "./model-download.ts";
 import { checkModelFiles, readInstallRecord, resolveInside, writeInstallRecord } from "./model-files.ts";
 import type { InstalledModel, ModelSpec } from "./model-manifest.ts";
 
@@ -16,18 +16,24 @@ export interface InstallModelOptions {
    * download of that URL into this folder must then match it (`--trust-on-first-use`).
    */
   trustOnFirstUse?: boolean;
+  /**
+   * Base URL of a mirror holding the release files under their upstream file names (`ASR_MODEL_MIRROR`):
+   * each download is fetched from there instead, held to the same pins, and recorded under its upstream URL.
+   */
+  mirror?: string | undefined;
 }
-
-/** How long a download may wait for the server's answer (not for the whole body). */
-const RESPONSE_TIMEOUT_MS = 15_000;
 
 type DownloadRecord = NonNullable<InstalledModel["downloads"]>[number];
 type Expectation = { sha256?: string; size?: number; pinned: boolean };
 
 export type InstallOutcome = "installed" | "already-installed";
 
-export class ModelDownloadError extends Error {
-  override name = "ModelDownloadError";
+/** Where `url` is fetched from: the mirror's file of the same name, or upstream. */
+function mirrored(url: string, mirror: string | undefined): string {
+  if (mirror === undefined) return url;
+  const name = new URL(url).pathname.split("/").pop() ?? "";
+  // Re-encoded whole, so a name with a ":" cannot read as a URL scheme of its own.
+  return new URL(encodeURIComponent(decodeURIComponent(name)), mirror.endsWith("/") ? mirror : `${mirror}/`).href;
 }
 
 /**
@@ -44,12 +50,15 @@ export async function installModel(spec: ModelSpec, options: InstallModelOptions
   }
   const expected = await expectedDownloads(spec, target, options.trustOnFirstUse === true);
   await mkdir(modelDir, { recursive: true });
+  await removeStaleStaging(modelDir, spec.name);
   const staging = await mkdtemp(join(modelDir, `.${spec.name}.partial-`));
   const downloads: DownloadRecord[] = [];
   const fetchInto = async (url: string, destination: string, label: string) => {
     const pin = expected.get(url);
     const pinnedBy = pin?.pinned === false ? "the first download (installed.json)" : "the manifest";
-    const got = await download(url, destination, { sha256: pin?.sha256, size: pin?.size, pinnedBy, label, signal, report });
+    const from = mirrored(url, options.mirror);
+    if (from !== url) report(`${label}: fetching ${url} from the mirror`);
+    const got = await downloadFile(from, destination, { sha256: pin?.sha256, size: pin?.size, pinnedBy, label, signal, report });
     if (pin?.sha256 === undefined) {
       report(`WARNING ${label}: the manifest pins no checksum; trusting this first download (--trust-on-first-use) and recording sha256 ${got.sha256}, ${got.size} bytes`);
     }
@@ -98,6 +107,14 @@ export async function installModel(spec: ModelSpec, options: InstallModelOptions
   }
 }
 
+/** Staging folders a killed run left behind (a model folder itself is only ever renamed into place whole). */
+async function removeStaleStaging(modelDir: string, name: string): Promise<void> {
+  const prefix = `.${name}.partial-`;
+  for (const entry of await readdir(modelDir)) {
+    if (entry.startsWith(prefix)) await rm(join(modelDir, entry), { recursive: true, force: true });
+  }
+}
+
 /**
  * What each URL of `spec` must hash to: the manifest's pin, else the hash an earlier trust-on-first-use
  * install into `target` recorded. A URL with neither is refused unless the operator trusts it now.
@@ -131,69 +148,3 @@ async function alreadyInstalled(spec: ModelSpec, target: string, signal: AbortSi
   });
   return sameFiles && (await checkModelFiles(target, record.files, signal)).length === 0;
 }
-
-interface DownloadOptions {
-  sha256?: string;
-  size?: number;
-  /** Who pinned sha256/size, for the messages. */
-  pinnedBy: string;
-  label: string;
-  signal: AbortSignal;
-  report: (line: string) => void;
-}
-
-/** Streams `url` into `destination`, hashing as it goes; refuses a size or sha256 other than the pinned one. */
-async function download(url: string, destination: string, options: DownloadOptions): Promise<{ sha256: string; size: number }> {
-  const { label, signal, report } = options;
-  // A host that drops packets would otherwise hold `npm run setup` for minutes; the body may take its time.
-  const answered = new AbortController();
-  const noAnswer = setTimeout(() => answered.abort(new Error(`no answer within ${RESPONSE_TIMEOUT_MS / 1000} s`)), RESPONSE_TIMEOUT_MS);
-  const response = await fetch(url, { signal: AbortSignal.any([signal, answered.signal]), redirect: "follow" })
-    .catch((error: unknown) => {
-      const reason = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new ModelDownloadError(`${label}: ${url} is unreachable (${reason?.code ?? reason?.message ?? (error as Error).message})`, { cause: error });
-    })
-    .finally(() => clearTimeout(noAnswer));
-  if (!response.ok || !response.body) throw new ModelDownloadError(`${label}: ${url} answered HTTP ${response.status}`);
-  const announced = Number(response.headers.get("content-length") ?? Number.NaN);
-  const expected = options.size ?? (Number.isFinite(announced) ? announced : undefined);
-  report(`${label}: downloading ${url}${expected ? ` (${megabytes(expected)})` : ""}`);
-  if (options.size !== undefined && Number.isFinite(announced) && announced !== options.size) {
-    await response.body.cancel();
-    throw new ModelDownloadError(`${label}: ${url} announces ${announced} bytes, ${options.pinnedBy} pins ${options.size}`);
-  }
-
-  const hash = createHash("sha256");
-  const file = await open(destination, "w");
-  let received = 0;
-  let reported = -1;
-  try {
-    for await (const chunk of response.body) {
-      hash.update(chunk);
-      await file.write(chunk);
-      received += chunk.byteLength;
-      if (options.size !== undefined && received > options.size) {
-        throw new ModelDownloadError(`${label}: more than the ${options.size} bytes ${options.pinnedBy} pins`);
-      }
-      const step = expected ? Math.floor((received / expected) * 20) : Math.floor(received / (32 << 20));
-      if (step > reported) {
-        reported = step;
-        report(`${label}: ${megabytes(received)}${expected ? ` of ${megabytes(expected)} (${Math.floor((received / expected) * 100)}%)` : ""}`);
-      }
-    }
-  } finally {
-    await file.close();
-  }
-  const actual = hash.digest("hex");
-  if (options.size !== undefined && received !== options.size) {
-    throw new ModelDownloadError(`${label}: got ${received} bytes, ${options.pinnedBy} pins ${options.size}`);
-  }
-  if (options.sha256 !== undefined && actual !== options.sha256) {
-    throw new ModelDownloadError(`${label}: sha256 ${actual} does not match the ${options.sha256} ${options.pinnedBy} pins; refused`);
-  }
-  const size = (await stat(destination)).size;
-  report(`${label}: ${megabytes(size)} received${options.sha256 ? ", sha256 verified" : ""}`);
-  return { sha256: actual, size };
-}
-
-const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;

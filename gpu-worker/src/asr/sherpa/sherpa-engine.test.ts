@@ -10,13 +10,13 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { JobFailure } from "@caption/shared/errors/codes";
 import type { Word } from "@caption/shared/api/transcript";
-import { decodePcm16kMono } from "../../media/audio-pcm.ts";
-import { composeSpeech } from "../../testing/speech-fixtures.ts";
+import { markedSpeech } from "../../testing/marked-speech.ts";
 import { SAMPLE_RATE, type SpeechEngine } from "../speech-engine.ts";
 import { transcribeAudio } from "../transcribe-audio.ts";
 import { ModelVerificationError } from "./model-files.ts";
 import { loadSherpaEngine } from "./sherpa-engine.ts";
-import { installTinyCtcModel, melBinCentreHz, toneTrack } from "../../testing/tiny-onnx-model.ts";
+import { installTinyCtcModel } from "../../testing/tiny-onnx-model.ts";
+import { melBinCentreHz, toneTrack } from "../../testing/tones.ts";
 
 // High mel bands: flite's speech has no narrow peaks there, so it never fires a piece by itself.
 const HEL = { piece: "▁hel", bin: 56 };
@@ -63,6 +63,7 @@ test("the engine describes the installed model", () => {
   assert.equal(engine.model, "tiny-tone-ctc");
   assert.deepEqual(engine.languages, ["en", "fr"]);
   assert.equal(engine.detectsLanguage, false);
+  assert.equal(engine.biasing, false, "CTC models decode greedily: no hotwords");
 });
 
 test("tones decode to pieces that merge into words at absolute times", async () => {
@@ -72,7 +73,8 @@ test("tones decode to pieces that merge into words at absolute times", async () 
     { hz: hz(LO), start: 0.45, end: 0.6 },
     { hz: hz(WORLD), start: 0.9, end: 1.2 },
   ]);
-  const words = await engine.transcribe({ start, samples }, { language: "en", signal });
+  // A vocabulary is ignored by an engine without biasing.
+  const words = await engine.transcribe({ start, samples }, { language: "en", signal, vocabulary: ["hello"] });
   assertWordsNear(words, [
     { text: "hello", start: start + 0.2, end: start + 0.9 },
     { text: "world", start: start + 0.9, end: start + 1.5 },
@@ -105,42 +107,20 @@ test("an aborted signal stops transcription", async () => {
 });
 
 test("VAD + engine through transcribeAudio: real speech makes the segments, words land at absolute times", async () => {
-  const fixture = await composeSpeech([
-    { text: "The quick brown fox jumps over the lazy dog.", silenceBefore: 1.0 },
-    { text: "Speech recognition turns sound into text.", silenceBefore: 2.0 },
+  // Marker tones inside the spoken sentences: the speech makes the VAD segments, the tones make the words.
+  const tone = (token: { bin: number }, at: number) => ({ hz: hz(token), start: at, end: at + 0.12 });
+  const speech = await markedSpeech((first, second) => [tone(HEL, first.start + 0.6), tone(LO, first.start + 1.0), tone(WORLD, second.start + 0.8)]);
+  const [first, second] = speech.sentences;
+  const result = await transcribeAudio({ pcm: speech.pcm(), engine, language: "en", signal });
+  assert.equal(result.segments.length, 2, "one VAD segment per sentence");
+  const [one, two] = result.segments;
+  assert.ok(one && two);
+  assert.ok(one.start <= first.start + 0.6 && one.end >= first.start + 1.1, JSON.stringify({ one, first }));
+  // Each word runs to the end of its own segment: nothing follows it there.
+  assertWordsNear(result.words, [
+    { text: "hello", start: first.start + 0.6, end: one.end },
+    { text: "world", start: second.start + 0.8, end: two.end },
   ]);
-  try {
-    const chunks: Float32Array[] = [];
-    for await (const chunk of decodePcm16kMono(fixture.path, { signal })) chunks.push(chunk);
-    const audio = new Float32Array(chunks.reduce((n, c) => n + c.length, 0));
-    chunks.reduce((offset, c) => (audio.set(c, offset), offset + c.length), 0);
-    const [first, second] = fixture.sentences;
-    assert.ok(first && second);
-    // Marker tones inside the spoken sentences: the speech makes the VAD segments, the tones make the words.
-    const marks = [
-      { token: HEL, at: first.start + 0.6 },
-      { token: LO, at: first.start + 1.0 },
-      { token: WORLD, at: second.start + 0.8 },
-    ];
-    const tones = toneTrack(audio.length / SAMPLE_RATE, marks.map(({ token, at }) => ({ hz: hz(token), start: at, end: at + 0.12 })), 0.2);
-    for (const [i, v] of tones.entries()) audio[i] = (audio[i] ?? 0) + v;
-    async function* pcm(): AsyncGenerator<Float32Array> {
-      for (let i = 0; i < audio.length; i += 8000) yield audio.slice(i, i + 8000);
-    }
-
-    const result = await transcribeAudio({ pcm: pcm(), engine, language: "en", signal });
-    assert.equal(result.segments.length, 2, "one VAD segment per sentence");
-    const [one, two] = result.segments;
-    assert.ok(one && two);
-    assert.ok(one.start <= first.start + 0.6 && one.end >= first.start + 1.1, JSON.stringify({ one, first }));
-    // Each word runs to the end of its own segment: nothing follows it there.
-    assertWordsNear(result.words, [
-      { text: "hello", start: first.start + 0.6, end: one.end },
-      { text: "world", start: second.start + 0.8, end: two.end },
-    ]);
-  } finally {
-    await fixture.dispose();
-  }
 });
 
 test("an install whose model file was damaged after download is refused before onnxruntime sees it", async () => {

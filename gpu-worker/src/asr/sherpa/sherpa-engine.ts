@@ -2,16 +2,12 @@ import type { Logger } from "pino";
 import { pino } from "pino";
 import type { Word } from "@caption/shared/api/transcript";
 import { JobFailure } from "@caption/shared/errors/codes";
-import { SAMPLE_RATE, type ExecutionProvider, type SpeechEngine, type SpeechSegment } from "../speech-engine.ts";
+import { SAMPLE_RATE, type ExecutionProvider, type SpeechEngine, type SpeechSegment, type TranscribeOptions } from "../speech-engine.ts";
+import { hotwordsFor, prepareHotwordSpelling, type HotwordSpelling } from "./hotwords.ts";
 import { findInstalledModels, resolveInside, verifyInstalledModel, type InstalledModelDir } from "./model-files.ts";
-import { readManifest, type FileRole, type InstalledModel } from "./model-manifest.ts";
-import {
-  cudaProviderShipped,
-  loadSherpaAsr,
-  parseRecognitionResult,
-  type NativeOfflineRecognizer,
-  type OfflineRecognizerConfig,
-} from "./sherpa-native.ts";
+import { readManifest } from "./model-manifest.ts";
+import { BIASING_FAMILIES, recognizerConfig, type RecognizerSettings } from "./recognizer-config.ts";
+import { cudaProviderShipped, loadSherpaAsr, parseRecognitionResult, type NativeOfflineRecognizer } from "./sherpa-native.ts";
 import { tokensToWords } from "./token-words.ts";
 
 export interface LoadSherpaEngineOptions {
@@ -53,10 +49,12 @@ export async function loadSherpaEngine(options: LoadSherpaEngineOptions): Promis
     logger.warn({ model: record.name }, "CUDA asked for, but this sherpa-onnx build has no CUDA provider: running on the CPU");
     provider = "cpu";
   }
-  const create = (language: string) => createRecognizer(chosen, language, numThreads, provider, logger);
-  const recognizer = await create("auto");
+  const recognizer = await createRecognizer(chosen, { language: "auto", numThreads, provider }, logger);
   logger.info({ engine: "sherpa-onnx", model: record.name, family: record.family, provider: recognizer.provider }, "speech recognizer loaded");
-  return new SherpaEngine(record, recognizer, (language) => create(language).then((r) => r.native));
+  // Later recognizers (a language hint, hotwords) run where the first one ended up.
+  const create = (settings: Omit<RecognizerSettings, "numThreads" | "provider">) =>
+    createRecognizer(chosen, { ...settings, numThreads, provider: recognizer.provider }, logger).then((r) => r.native);
+  return new SherpaEngine(chosen, recognizer, create, logger);
 }
 
 async function chooseModel(installed: InstalledModelDir[], wanted: string | undefined): Promise<InstalledModelDir | undefined> {
@@ -70,50 +68,20 @@ async function chooseModel(installed: InstalledModelDir[], wanted: string | unde
 
 async function createRecognizer(
   model: InstalledModelDir,
-  language: string,
-  numThreads: number,
-  provider: ExecutionProvider,
+  settings: RecognizerSettings,
   logger: Logger,
 ): Promise<{ native: NativeOfflineRecognizer; provider: ExecutionProvider }> {
   const { OfflineRecognizer } = loadSherpaAsr();
-  const config = recognizerConfig(model, language, numThreads, provider);
   try {
-    return { native: await OfflineRecognizer.createAsync(config), provider };
+    return { native: await OfflineRecognizer.createAsync(recognizerConfig(model, settings)), provider: settings.provider };
   } catch (error) {
-    if (provider === "cpu") throw error;
+    if (settings.provider === "cpu") throw error;
     logger.warn({ err: error, model: model.record.name }, "CUDA provider failed to load the model: falling back to the CPU");
-    return { native: await OfflineRecognizer.createAsync(recognizerConfig(model, language, numThreads, "cpu")), provider: "cpu" };
+    return { native: await OfflineRecognizer.createAsync(recognizerConfig(model, { ...settings, provider: "cpu" })), provider: "cpu" };
   }
 }
 
-export function recognizerConfig(
-  model: InstalledModelDir,
-  language: string,
-  numThreads: number,
-  provider: ExecutionProvider,
-): OfflineRecognizerConfig {
-  const { record, dir } = model;
-  const file = (role: FileRole) => {
-    const entry = record.files.find((f) => f.role === role);
-    if (!entry) throw new Error(`model ${record.name} has no ${role} file`);
-    return resolveInside(dir, entry.path);
-  };
-  const base = { tokens: file("tokens"), numThreads, provider, debug: 0 as const };
-  const transducer = () => ({ encoder: file("encoder"), decoder: file("decoder"), joiner: file("joiner") });
-  const modelConfig = ((): OfflineRecognizerConfig["modelConfig"] => {
-    switch (record.family) {
-      case "nemo-ctc":
-        return { ...base, nemoCtc: { model: file("model") } };
-      case "nemo-transducer":
-        return { ...base, modelType: "nemo_transducer", transducer: transducer() };
-      case "transducer":
-        return { ...base, modelType: "transducer", transducer: transducer() };
-      case "sense-voice":
-        return { ...base, senseVoice: { model: file("model"), language, useInverseTextNormalization: 1 } };
-    }
-  })();
-  return { featConfig: { sampleRate: SAMPLE_RATE, featureDim: 80 }, modelConfig, decodingMethod: "greedy_search" };
-}
+type CreateRecognizer = (settings: Omit<RecognizerSettings, "numThreads" | "provider">) => Promise<NativeOfflineRecognizer>;
 
 class SherpaEngine implements SpeechEngine {
   readonly name = "sherpa-onnx";
@@ -121,47 +89,60 @@ class SherpaEngine implements SpeechEngine {
   readonly languages: readonly string[];
   readonly detectsLanguage: boolean;
   readonly provider: ExecutionProvider;
-  readonly biasing = false;
-  readonly #record: InstalledModel;
-  /** Recognizers by language hint; "auto" is the one loaded at start. */
+  readonly biasing: boolean;
+  readonly #installed: InstalledModelDir;
+  readonly #logger: Logger;
+  /** Recognizers by language hint and decoding; "auto" greedy is the one loaded at start. */
   readonly #recognizers = new Map<string, Promise<NativeOfflineRecognizer>>();
-  readonly #createForLanguage: (language: string) => Promise<NativeOfflineRecognizer>;
+  readonly #create: CreateRecognizer;
+  /** Made on the first job with a vocabulary: the pieces and bpe.vocab hotwords are spelt with. */
+  #spelling: Promise<HotwordSpelling> | undefined;
+  /** The hotwords of each job's vocabulary (the same array for all its segments), worked out once. */
+  readonly #hotwords = new WeakMap<readonly string[], string>();
   /** One decode at a time: the model already uses every thread it was given. */
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
 
-  constructor(record: InstalledModel, auto: { native: NativeOfflineRecognizer; provider: ExecutionProvider }, createForLanguage: (language: string) => Promise<NativeOfflineRecognizer>) {
-    this.#record = record;
+  constructor(installed: InstalledModelDir, auto: { native: NativeOfflineRecognizer; provider: ExecutionProvider }, create: CreateRecognizer, logger: Logger) {
+    const record = installed.record;
+    this.#installed = installed;
+    this.#logger = logger;
     this.provider = auto.provider;
     this.model = record.name;
     this.languages = record.languages;
     this.detectsLanguage = record.detectsLanguage;
+    this.biasing = BIASING_FAMILIES.has(record.family);
     this.#recognizers.set("auto", Promise.resolve(auto.native));
-    this.#createForLanguage = createForLanguage;
+    this.#create = create;
   }
 
-  async transcribe(segment: SpeechSegment, options: { language: string; signal: AbortSignal }): Promise<Word[]> {
+  async transcribe(segment: SpeechSegment, options: TranscribeOptions): Promise<Word[]> {
     const { signal } = options;
     signal.throwIfAborted();
     if (this.#closed) throw new Error("speech engine is closed");
-    const recognizer = this.#recognizerFor(options.language);
+    const language = this.#checkedLanguage(options.language);
+    const hotwords = this.biasing && options.vocabulary && options.vocabulary.length > 0 ? await this.#hotwordsOf(options.vocabulary) : "";
+    const recognizer = this.#recognizerFor(language, hotwords !== "");
     if (segment.samples.length < MIN_SEGMENT_SAMPLES) return [];
 
     const decoding = this.#queue.then(async () => {
       signal.throwIfAborted();
       const native = await recognizer;
-      const stream = native.createStream();
+      const stream = hotwords === "" ? native.createStream() : native.createStream(hotwords);
       stream.acceptWaveform({ samples: segment.samples, sampleRate: SAMPLE_RATE });
       return parseRecognitionResult(await native.decodeAsync(stream));
     });
     this.#queue = decoding.catch(() => undefined);
     const result = await untilAborted(decoding, signal);
+    const heard = spokenLanguage(result.lang);
+    if (heard !== undefined && this.languages.includes(heard)) options.onLanguage?.(heard);
     const span = { start: segment.start, end: segment.start + segment.samples.length / SAMPLE_RATE };
-    const timed = { tokens: result.tokens, timestamps: this.#record.tokenTimestamps ? result.timestamps : [], durations: result.durations, logProbs: result.ys_log_probs };
+    const timed = { tokens: result.tokens, timestamps: this.#installed.record.tokenTimestamps ? result.timestamps : [], durations: result.durations, logProbs: result.ys_log_probs };
     return tokensToWords(timed, span);
   }
 
-  #recognizerFor(language: string): Promise<NativeOfflineRecognizer> {
+  /** The recognizer key for `language`: only SenseVoice takes the language as a setting; the others transcribe what they hear. */
+  #checkedLanguage(language: string): string {
     const auto = AUTO.has(language);
     if (!auto && !this.languages.includes(language)) {
       throw new JobFailure(
@@ -169,15 +150,42 @@ class SherpaEngine implements SpeechEngine {
         `language "${language}" is not supported by model ${this.model}; it transcribes ${this.languages.join(", ")}`,
       );
     }
-    // Only SenseVoice takes the language as a recognizer setting; the others transcribe what they hear.
-    const key = auto || this.#record.family !== "sense-voice" ? "auto" : language;
+    return auto || this.#installed.record.family !== "sense-voice" ? "auto" : language;
+  }
+
+  #recognizerFor(language: string, biased: boolean): Promise<NativeOfflineRecognizer> {
+    const key = biased ? `${language}+hotwords` : language;
     let recognizer = this.#recognizers.get(key);
     if (!recognizer) {
-      recognizer = this.#createForLanguage(key);
+      recognizer = biased
+        ? this.#spellingReady().then((spelling) => this.#create({ language, hotwords: { bpeVocab: spelling.bpeVocab } }))
+        : this.#create({ language });
       this.#recognizers.set(key, recognizer);
       void recognizer.catch(() => this.#recognizers.delete(key));
     }
     return recognizer;
+  }
+
+  #spellingReady(): Promise<HotwordSpelling> {
+    if (!this.#spelling) {
+      const { dir, record } = this.#installed;
+      const tokens = record.files.find((f) => f.role === "tokens");
+      if (!tokens) throw new Error(`model ${this.model} has no tokens file`);
+      const spelling = prepareHotwordSpelling(resolveInside(dir, tokens.path));
+      this.#spelling = spelling;
+      void spelling.catch(() => (this.#spelling = undefined));
+    }
+    return this.#spelling;
+  }
+
+  async #hotwordsOf(vocabulary: readonly string[]): Promise<string> {
+    const known = this.#hotwords.get(vocabulary);
+    if (known !== undefined) return known;
+    const { hotwords, spelt, unspellable } = hotwordsFor(vocabulary, (await this.#spellingReady()).pieces);
+    this.#hotwords.set(vocabulary, hotwords);
+    // Counts only: the terms are the customer's (names among them).
+    this.#logger.info({ model: this.model, terms: spelt.length, unspellable: unspellable.length }, "vocabulary passed to the recognizer as hotwords");
+    return hotwords;
   }
 
   async close(): Promise<void> {
@@ -185,7 +193,15 @@ class SherpaEngine implements SpeechEngine {
     await this.#queue;
     // The native recognizers are freed when garbage-collected; dropping them is all there is to do.
     this.#recognizers.clear();
+    const spelling = this.#spelling;
+    this.#spelling = undefined;
+    await spelling?.then((s) => s.dispose()).catch(() => undefined);
   }
+}
+
+/** "en" from SenseVoice's "<|en|>"; undefined for no tag, or "<|nospeech|>" and other tags that name no language code. */
+function spokenLanguage(tag: string | undefined): string | undefined {
+  return tag?.match(/^<\|([a-z]{2,3})\|>$/)?.[1];
 }
 
 /** Settles with `work`, or rejects with the abort reason as soon as `signal` aborts (the native decode finishes unobserved). */

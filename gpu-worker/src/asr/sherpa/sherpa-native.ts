@@ -9,7 +9,8 @@ export interface NativeOfflineStream {
   acceptWaveform(waveform: { samples: Float32Array; sampleRate: number }): void;
 }
 export interface NativeOfflineRecognizer {
-  createStream(): NativeOfflineStream;
+  /** `hotwords` (phrases separated by "/") bias this stream only; the recognizer must decode with modified_beam_search. */
+  createStream(hotwords?: string): NativeOfflineStream;
   decodeAsync(stream: NativeOfflineStream): Promise<unknown>;
 }
 interface SherpaAsrModule {
@@ -24,11 +25,17 @@ export interface OfflineRecognizerConfig {
     provider: "cpu" | "cuda";
     debug: 0 | 1;
     modelType?: string;
+    /** "bpe" with `bpeVocab`: hotwords are given as words and spelt into pieces by sherpa-onnx. */
+    modelingUnit?: "bpe";
+    bpeVocab?: string;
     nemoCtc?: { model: string };
     transducer?: { encoder: string; decoder: string; joiner: string };
     senseVoice?: { model: string; language: string; useInverseTextNormalization: 0 | 1 };
   };
-  decodingMethod: "greedy_search";
+  decodingMethod: "greedy_search" | "modified_beam_search";
+  maxActivePaths?: number;
+  /** Added to a hotword piece's log-probability at each step of modified beam search. */
+  hotwordsScore?: number;
 }
 
 /** `OfflineRecognitionResult::AsJsonString()`, the fields used here. */

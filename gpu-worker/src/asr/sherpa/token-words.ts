@@ -83,8 +83,10 @@ export function tokensToWords(result: TimedTokens, segment: SegmentSpan): Word[]
       last.pieces += draft.pieces;
     } else words.push({ ...draft, text });
   }
-  // A word's confidence: the geometric mean of its pieces' probabilities.
-  const confidence = (draft: Draft) => (logProbs === undefined || draft.pieces === 0 ? {} : { confidence: Math.round(Math.exp(draft.logProb / draft.pieces) * 1000) / 1000 });
+  // A word's confidence: the geometric mean of its pieces' probabilities. With hotwords, sherpa-onnx's log
+  // probabilities include the hotword bonus and may exceed 0: a boosted term reads as certain.
+  const confidence = (draft: Draft) =>
+    logProbs === undefined || draft.pieces === 0 ? {} : { confidence: Math.min(1, Math.round(Math.exp(draft.logProb / draft.pieces) * 1000) / 1000) };
   if (!timed) return spreadOver(words.map((d) => d.text), segment).map((word, i) => ({ ...word, ...confidence(words[i]!) }));
   return words.map((draft, i) => {
     const next = words[i + 1]?.start ?? segment.end;
