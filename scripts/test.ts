@@ -1,16 +1,28 @@
-// The whole test suite: type-check, lint, then every *.test.ts against a real embedded PostgreSQL.
-// Usage: npm test [-- --no-static] [-- <test file or glob> ...]
+// The whole test suite: type-check, lint (import cycles included), then every *.test.ts against a real embedded
+// PostgreSQL.
 import { spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import pino from "pino";
 import { startEmbeddedPostgres } from "@caption/control-plane";
+import { parseCommand } from "@caption/shared/runtime/command-line";
 import { ensureTestCa } from "@caption/shared/testing/test-ca";
 
+const USAGE = "usage: npm test [-- --no-static] [-- <test file or glob> ...]";
+const parsed = parseCommand(
+  {
+    args: process.argv.slice(2),
+    options: { "no-static": { type: "boolean", default: false }, help: { type: "boolean", short: "h", default: false } },
+    allowPositionals: true,
+    strict: true,
+  },
+  USAGE,
+);
+if (typeof parsed === "number") process.exit(parsed);
+const skipStatic = parsed.values["no-static"];
+const patterns = parsed.positionals;
+
 const root = path.resolve(import.meta.dirname, "..");
-const args = process.argv.slice(2);
-const skipStatic = args.includes("--no-static");
-const patterns = args.filter((a) => !a.startsWith("--"));
 const logger = pino({ level: process.env.LOG_LEVEL ?? "warn" });
 
 function run(command: string, commandArgs: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -24,8 +36,8 @@ function run(command: string, commandArgs: string[], env: NodeJS.ProcessEnv = pr
 if (!skipStatic) {
   console.log("▶ type-check");
   if ((await run(process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "tsconfig.json"])) !== 0) process.exit(1);
-  console.log("▶ lint");
-  if ((await run(process.execPath, ["node_modules/eslint/bin/eslint.js", "."])) !== 0) process.exit(1);
+  console.log("▶ lint and import cycles");
+  if ((await run(process.execPath, ["scripts/lint.ts"])) !== 0) process.exit(1);
 }
 
 const tmp = path.join(root, ".tmp");

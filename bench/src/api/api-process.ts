@@ -1,7 +1,7 @@
-// Entry point of the API benchmark's service process (started by ../service-process.ts with the same
-// `--import` of the telemetry preload as `npm run api`): the control plane alone (no worker) with telemetry
-// as `npm run api` starts it, over an embedded PostgreSQL in DATA_DIR. Stops on SIGTERM, or when the
-// benchmark that holds its stdin open goes away.
+// Entry point of the API benchmark's service process (started by startEmbeddedService, from
+// @caption/control-plane/testing, with the same `--import` of the telemetry preload as `npm run api`): the
+// control plane alone (no worker) with telemetry as `npm run api` starts it, over an embedded PostgreSQL in
+// DATA_DIR. Stops on SIGTERM, or when the benchmark that holds its stdin open goes away.
 import { parseEnv } from "@caption/shared/config/env";
 import { createLogger } from "@caption/shared/runtime/logger";
 import { startTelemetry } from "@caption/shared/telemetry/telemetry";

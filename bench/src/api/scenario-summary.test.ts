@@ -21,7 +21,11 @@ test("the median of an odd and an even count", () => {
 });
 
 test("three runs: medians to quote, min and max as the spread, unexpected answers summed", () => {
-  const summary = summarize([run(1500, 30, 1, { api: 0.3, database: 0.5 }), run(1700, 20, 0, { api: 0.2, database: 0.45 }), run(1600, 24, 2, { api: 0.25, database: 0.4 })]);
+  const summary = summarize([
+    run(1500, 30, 1, { api: 0.3, database: 0.5 }),
+    run(1700, 20, 0, { api: 0.2, database: 0.45 }),
+    run(1600, 24, 2, { api: 0.25, database: 0.4 }),
+  ]);
   assert.equal(summary.requestsPerSecond, 1600);
   assert.deepEqual(summary.latencyMs, { p50: 6, p99: 24 });
   assert.deepEqual(summary.spread, { requestsPerSecond: [1500, 1700], p99Ms: [20, 30] });

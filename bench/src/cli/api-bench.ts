@@ -3,6 +3,7 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { startEmbeddedService, type EmbeddedService } from "@caption/control-plane/testing";
 import { parseCommandLine } from "@caption/shared/runtime/command-line";
 import { baselineOf, reportLines } from "../api/api-report.ts";
 import { apiScenarios, seedJobs } from "../api/api-scenarios.ts";
@@ -12,7 +13,7 @@ import { summarize, type ScenarioSummary } from "../api/scenario-summary.ts";
 import { treeCpuMs } from "../pipeline/tree-cpu.ts";
 import { startWaitSampler, type WaitSample } from "../api/wait-sampler.ts";
 import { createBenchKey } from "../bench-key.ts";
-import { makeWorkDir, startServiceProcess, type ServiceProcess } from "../service-process.ts";
+import { makeWorkDir } from "../work-dir.ts";
 
 const USAGE = `usage: api-bench [options]
   --url URL            benchmark a running service instead of starting one (embedded PostgreSQL, no worker)
@@ -54,7 +55,14 @@ async function main(argv: string[]): Promise<number> {
     USAGE,
   );
   if (typeof values === "number") return values;
-  const counts = { duration: values.duration, warmup: values.warmup, connections: values.connections, jobs: values.jobs, accounts: values.accounts, repeats: values.repeats };
+  const counts = {
+    duration: values.duration,
+    warmup: values.warmup,
+    connections: values.connections,
+    jobs: values.jobs,
+    accounts: values.accounts,
+    repeats: values.repeats,
+  };
   const bad = Object.entries(counts).find(([, raw]) => !Number.isInteger(Number(raw)) || Number(raw) < 0);
   if (bad) {
     process.stderr.write(`--${bad[0]} must be a whole number\n${USAGE}\n`);
@@ -71,7 +79,7 @@ async function main(argv: string[]): Promise<number> {
   const loadAtStart = os.loadavg();
   const profileDir = path.join(RESULTS_DIR, `api-${stamp}-profile`);
 
-  let service: ServiceProcess | undefined;
+  let service: EmbeddedService | undefined;
   let dataDir: string | undefined;
   try {
     let url = values.url;
@@ -80,7 +88,7 @@ async function main(argv: string[]): Promise<number> {
       dataDir = await makeWorkDir();
       console.error(`starting the API with embedded PostgreSQL in ${dataDir}`);
       if (values.profile) await mkdir(profileDir, { recursive: true });
-      service = await startServiceProcess({
+      service = await startEmbeddedService({
         entry: "bench/src/api/api-process.ts",
         dataDir,
         env: { LOG_LEVEL: values["log-level"] },
@@ -112,7 +120,11 @@ async function main(argv: string[]): Promise<number> {
         const measurement = await runLoad(scenario, { url, connections, durationSeconds }, repeats > 1 ? `${scenario.name} ${run}/${repeats}` : scenario.name);
         const after = await cpuNow?.();
         const perRequest = (ms: number) => (measurement.total > 0 ? ms / measurement.total : 0);
-        runs.push({ ...measurement, cpuMsPerRequest: before && after ? { api: perRequest(after.rootMs - before.rootMs), database: perRequest(after.descendantsMs - before.descendantsMs) } : null });
+        runs.push({
+          ...measurement,
+          cpuMsPerRequest:
+            before && after ? { api: perRequest(after.rootMs - before.rootMs), database: perRequest(after.descendantsMs - before.descendantsMs) } : null,
+        });
       }
       summaries.push(summarize(runs));
       if (sampler) waits.set(scenario.name, await sampler.stop());
@@ -130,11 +142,17 @@ async function main(argv: string[]): Promise<number> {
     await mkdir(RESULTS_DIR, { recursive: true });
     const file = values.out ? path.resolve(values.out) : path.join(RESULTS_DIR, `api-${stamp}.json`);
     const baseline = baselineOf(summaries);
+    const machine = { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.versions.node };
     await writeFile(file, `${JSON.stringify({
       started_at: stamp,
-      machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.versions.node, load_average_at_start: loadAtStart, load_average_at_end: os.loadavg() },
+      machine: { ...machine, load_average_at_start: loadAtStart, load_average_at_end: os.loadavg() },
       options: { url: values.url ?? "embedded", connections, duration_seconds: durationSeconds, warmup_seconds: warmupSeconds, repeats, seeded_jobs: seededJobs, accounts, log_level: values["log-level"] },
-      scenarios: summaries.map((m) => ({ ...m, ratio_to_baseline: baseline > 0 ? m.requestsPerSecond / baseline : null, targets: checkApiTargets(m), database_waits: waits.get(m.name) ?? null })),
+      scenarios: summaries.map((m) => ({
+        ...m,
+        ratio_to_baseline: baseline > 0 ? m.requestsPerSecond / baseline : null,
+        targets: checkApiTargets(m),
+        database_waits: waits.get(m.name) ?? null,
+      })),
       profile_dir: values.profile && service ? profileDir : null,
     }, null, 2)}\n`);
     console.log(`\nresults: ${path.relative(process.cwd(), file)}`);

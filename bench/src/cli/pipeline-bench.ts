@@ -12,7 +12,7 @@ import { createCliLogger } from "@caption/shared/runtime/logger";
 import { REPO_ROOT } from "../repo-root.ts";
 import { modelFolder } from "@caption/gpu-worker/asr";
 import { probeMedia, detectHardwarePaths } from "@caption/gpu-worker/media";
-import { makeWorkDir } from "../service-process.ts";
+import { makeWorkDir } from "../work-dir.ts";
 import { measureApiThroughput } from "../pipeline/api-throughput.ts";
 import { measureSpeechRecognition } from "../pipeline/asr-measure.ts";
 import { benchFiles, machineInfo, type Measured } from "../pipeline/bench-files.ts";
@@ -103,7 +103,9 @@ async function main(argv: string[]): Promise<number> {
 
     for (const run of plan.concurrent) {
       progress.start(stepLabel.concurrent(run));
-      measured.concurrent.push(await measureConcurrentJobs({ ...run, video: videos.get(videoKey(run.clip))!, workerConcurrency: run.workers, workDir, progress }));
+      measured.concurrent.push(
+        await measureConcurrentJobs({ ...run, video: videos.get(videoKey(run.clip))!, workerConcurrency: run.workers, workDir, progress }),
+      );
       await files.savePartial(measured);
     }
 
@@ -117,7 +119,20 @@ async function main(argv: string[]): Promise<number> {
       const video = videos.get(videoKey(clip))!;
       progress.start(stepLabel.sweep(clip));
       const media = await probeMedia(video.path);
-      measured.presets.push(await sweepPresets({ clip: clipOf(video), inputPath: video.path, media, words, encoder, decoder, workDir, presets: plan.presets, libassPresets: plan.libassPresets, onStep: (_, fraction) => progress.advance(fraction) }));
+      measured.presets.push(
+        await sweepPresets({
+          clip: clipOf(video),
+          inputPath: video.path,
+          media,
+          words,
+          encoder,
+          decoder,
+          workDir,
+          presets: plan.presets,
+          libassPresets: plan.libassPresets,
+          onStep: (_, fraction) => progress.advance(fraction),
+        }),
+      );
       await files.savePartial(measured);
     }
 

@@ -59,7 +59,12 @@ async function measureAsr(candidate: AsrCandidate, video: BenchVideo, onProgress
 }
 
 /** Every candidate that is installed, one after another, on the audio of `video`. */
-export async function measureSpeechRecognition(options: { video: BenchVideo; modelDir: string; logger: Logger; onProgress?: (fraction: number) => void }): Promise<AsrRun[]> {
+export async function measureSpeechRecognition(options: {
+  video: BenchVideo;
+  modelDir: string;
+  logger: Logger;
+  onProgress?: (fraction: number) => void;
+}): Promise<AsrRun[]> {
   const runs: AsrRun[] = [];
   for (const candidate of await asrCandidates(options)) {
     const run = await measureAsr(candidate, options.video, options.onProgress);

@@ -1,13 +1,13 @@
 import { mkdir } from "node:fs/promises";
 import type { Job } from "@caption/shared/api/job";
 import { startTestHttpsServer } from "@caption/shared/testing/https-server";
-import { startServiceProcess, type ServiceProcess } from "../service-process.ts";
+import { startEmbeddedService, type EmbeddedService } from "@caption/control-plane/testing";
 import type { BenchVideo } from "./bench-videos.ts";
 
 const POLL_MS = 250;
 
 export interface BenchService {
-  service: ServiceProcess;
+  service: EmbeddedService;
   /** The HTTPS URL the service fetches a video from. */
   videoUrl(key: string): string;
 }
@@ -24,8 +24,8 @@ export async function withBenchService<T>(
   try {
     for (const [key, video] of options.videos) https.serveFile(`/${key}.mp4`, video.path, "video/mp4");
     await mkdir(options.dataDir, { mode: 0o755 });
-    const service = await startServiceProcess({
-      entry: "scripts/embedded.ts",
+    const service = await startEmbeddedService({
+      entry: "embedded",
       dataDir: options.dataDir,
       env: { LOG_LEVEL: "info", ALLOW_PRIVATE_VIDEO_URLS: "true", NODE_EXTRA_CA_CERTS: https.caCertPath, WORKER_CONCURRENCY: String(options.workerConcurrency) },
     });
@@ -39,7 +39,7 @@ export async function withBenchService<T>(
   }
 }
 
-export async function submitJob(service: ServiceProcess, key: string, body: unknown): Promise<string> {
+export async function submitJob(service: EmbeddedService, key: string, body: unknown): Promise<string> {
   const response = await fetch(`${service.url}/v1/subtitles`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
   const job = (await response.json()) as { id?: unknown };
   if (response.status !== 202 || typeof job.id !== "string") throw new Error(`submission refused: ${response.status} ${JSON.stringify(job)}`);
@@ -47,7 +47,7 @@ export async function submitJob(service: ServiceProcess, key: string, body: unkn
 }
 
 /** Polls until the job is terminal, every 250 ms, as a brisk client would. */
-export async function waitForJob(service: ServiceProcess, key: string, id: string, onProgress: (percent: number) => void): Promise<Job> {
+export async function waitForJob(service: EmbeddedService, key: string, id: string, onProgress: (percent: number) => void): Promise<Job> {
   for (;;) {
     const response = await fetch(`${service.url}/v1/jobs/${id}`, { headers: { authorization: `Bearer ${key}` } });
     const job = (await response.json()) as Job;

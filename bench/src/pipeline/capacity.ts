@@ -22,7 +22,12 @@ const longestJob = (jobs: readonly JobRun[]) => jobs.reduce((a, b) => (a.clip.du
  * a job of that length ran; otherwise extrapolated from the other length (fixed cost + per-second cost, from
  * the stage times), or, for several at a time, by the gain measured at the other length.
  */
-export function capacityTable(input: { jobs: readonly JobRun[]; presets: readonly PresetSweep[]; concurrent: readonly ConcurrentRun[]; encoder: string }): CapacityRow[] {
+export function capacityTable(input: {
+  jobs: readonly JobRun[];
+  presets: readonly PresetSweep[];
+  concurrent: readonly ConcurrentRun[];
+  encoder: string;
+}): CapacityRow[] {
   const rows: CapacityRow[] = [];
   for (const orientation of ["portrait", "landscape"] as const) {
     const jobs = input.jobs.filter((job) => job.clip.orientation === orientation);
@@ -84,7 +89,8 @@ function gpuProjections(jobs: readonly JobRun[], input: { presets: readonly Pres
   const encodeMsPerVideoSecond = (FRAME_RATE * 1000) / GPU_ASSUMPTIONS.nvencFramesPerSecond1080p;
   // Job seconds for a video of d seconds, given what rendering costs per second of video. Recognition and the
   // render run at once (the render is fed cues as they become final), so a job takes the longer of the two.
-  const jobSeconds = (renderMsPerVideoSecond: number) => (d: number) => ((fixedMs * d) / duration + d * Math.max(asrMsPerVideoSecond, renderMsPerVideoSecond)) / 1000;
+  const jobSeconds = (renderMsPerVideoSecond: number) => (d: number) =>
+    ((fixedMs * d) / duration + d * Math.max(asrMsPerVideoSecond, renderMsPerVideoSecond)) / 1000;
   const nvencSeconds = jobSeconds(Math.max(encodeMsPerVideoSecond, drawMsPerVideoSecond));
   // H100/H200: no NVENC; the render stage stays on the CPU as measured here.
   const cpuEncodeSeconds = jobSeconds((job.stage_ms.render ?? 0) / duration);

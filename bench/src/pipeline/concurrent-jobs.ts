@@ -38,6 +38,13 @@ export async function measureConcurrentJobs(options: {
     const wallMs = Math.round(performance.now() - started);
     const failed = finished.find((job) => job.status !== "completed");
     if (failed) throw new Error(`job ${failed.id} ended ${failed.status}: ${JSON.stringify(failed.error)}; see ${service.logFile}`);
-    return { clip: clipOf(video), preset: JOB_PRESET, worker_concurrency: workerConcurrency, jobs, wall_ms: wallMs, videos_per_hour: perHour(wallMs / 1000 / jobs) };
+    return {
+      clip: clipOf(video),
+      preset: JOB_PRESET,
+      worker_concurrency: workerConcurrency,
+      jobs,
+      wall_ms: wallMs,
+      videos_per_hour: perHour(wallMs / 1000 / jobs),
+    };
   });
 }

@@ -11,7 +11,14 @@ export function floorArgs(media: Pick<MediaInfo, "hasAudio" | "audioCodec">, enc
   return ["-hide_banner", "-loglevel", "error", "-y", ...decoder.inputArgs, "-i", inputPath, "-map", "0:v:0", ...audioOutputArgs(media), ...encoder.args, ...mp4OutputArgs(outputPath)];
 }
 
-export async function measureFloor(options: { media: MediaInfo; encoder: H264Encoder; decoder: VideoDecoder; inputPath: string; outputPath: string; onProgress?: (fraction: number) => void }): Promise<CostMeasurement> {
+export async function measureFloor(options: {
+  media: MediaInfo;
+  encoder: H264Encoder;
+  decoder: VideoDecoder;
+  inputPath: string;
+  outputPath: string;
+  onProgress?: (fraction: number) => void;
+}): Promise<CostMeasurement> {
   const { media } = options;
   const run = await timed(() =>
     runFfmpeg({

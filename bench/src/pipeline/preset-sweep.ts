@@ -4,8 +4,7 @@ import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
 import type { Word } from "@caption/shared/api/transcript";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
 import type { H264Encoder, VideoDecoder, MediaInfo } from "@caption/gpu-worker/media";
-import { renderCaptionedVideo, buildStyledCues } from "@caption/gpu-worker/render";
-import { ASS_LEAVES_OUT } from "@caption/gpu-worker/subtitles";
+import { animationFor, renderCaptionedVideo, buildStyledCues } from "@caption/gpu-worker/render";
 import type { Clip, CostMeasurement, PresetSweep, RenderRun } from "./bench-result.ts";
 import { timed } from "./cpu-clock.ts";
 import { measureFloor } from "./floor-encode.ts";
@@ -59,9 +58,17 @@ export async function sweepPresets(options: PresetSweepOptions): Promise<PresetS
     if (libassPresets.includes(preset)) {
       step(`libass burn-in (${preset})`);
       const cost = await measureLibass({ inputPath: options.inputPath, outputPath, workDir, media, cues, style, encoder, decoder });
-      libass = { ...cost, left_out: ASS_LEAVES_OUT[style.animation] };
+      libass = { ...cost, left_out: animationFor(style.animation).ass.leavesOut };
     }
-    measured.push({ preset, wall_ms: run.wallMs, cpu_ms: run.cpuMs, node_cpu_ms: run.ownCpuMs, frames_drawn: framesDrawn, frames_per_second: paintMs > 0 ? Math.round((framesDrawn * 1000) / paintMs) : null, libass });
+    measured.push({
+      preset,
+      wall_ms: run.wallMs,
+      cpu_ms: run.cpuMs,
+      node_cpu_ms: run.ownCpuMs,
+      frames_drawn: framesDrawn,
+      frames_per_second: paintMs > 0 ? Math.round((framesDrawn * 1000) / paintMs) : null,
+      libass,
+    });
   }
   step("floor again");
   floorRuns.push(await floorRun());

@@ -83,7 +83,17 @@ export function summaryMarkdown(result: BenchResult, chartFile: string): string 
     "",
     table(
       ["engine", "model", "provider", "threads", "audio s", "wall s", "RTF", "words", "WER ¹"],
-      result.asr.map((run) => [run.engine, run.model, run.provider, run.threads, run.audio_seconds.toFixed(1), seconds(run.wall_ms), run.rtf.toFixed(3), run.words, run.wer?.toFixed(3) ?? "–"]),
+      result.asr.map((run) => [
+        run.engine,
+        run.model,
+        run.provider,
+        run.threads,
+        run.audio_seconds.toFixed(1),
+        seconds(run.wall_ms),
+        run.rtf.toFixed(3),
+        run.words,
+        run.wer?.toFixed(3) ?? "–",
+      ]),
     ),
     "",
     "¹ Against the part of the clip's flite narration it holds: synthetic speech, so a check that the engine works, not its accuracy on real speech.",

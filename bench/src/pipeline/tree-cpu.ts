@@ -22,7 +22,10 @@ function parseEntry(stat: string): ProcCpu {
   return { pid, ppid: Number(fields[1]), ...parseProcStatCpu(stat) };
 }
 
-/** CPU time used so far by a process and, apart, by everything under it, including processes that have exited (a backend is counted through the postmaster that reaped it). */
+/**
+ * CPU time used so far by a process and, apart, by everything under it, including processes that have exited
+ * (a backend is counted through the postmaster that reaped it).
+ */
 export async function treeCpuMs(rootPid: number): Promise<TreeCpu> {
   const pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name));
   const stats = await Promise.all(pids.map((pid) => readFile(`/proc/${pid}/stat`, "utf8").catch(() => null)));

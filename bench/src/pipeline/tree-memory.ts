@@ -18,7 +18,11 @@ export function parseProcStatEntry(stat: string): ProcessEntry {
 }
 
 /** The processes under `rootPid` (itself included), minus those `exclude` names, with their RSS summed. */
-export function treeResidentBytes(entries: readonly ProcessEntry[], rootPid: number, exclude: (command: string) => boolean): { bytes: number; byCommand: Record<string, number> } {
+export function treeResidentBytes(
+  entries: readonly ProcessEntry[],
+  rootPid: number,
+  exclude: (command: string) => boolean,
+): { bytes: number; byCommand: Record<string, number> } {
   const children = new Map<number, ProcessEntry[]>();
   for (const entry of entries) children.set(entry.ppid, [...(children.get(entry.ppid) ?? []), entry]);
   const byCommand: Record<string, number> = {};
@@ -50,7 +54,10 @@ export interface MemoryPeak {
  * Samples the resident memory of a process tree (summed, so a job's ffmpeg and recognizer count with
  * the worker) until stopped, and keeps the peak. Sampling misses spikes shorter than the interval.
  */
-export function sampleTreeMemory(rootPid: number, options: { intervalMs?: number; exclude?: (command: string) => boolean } = {}): { stop(): Promise<MemoryPeak> } {
+export function sampleTreeMemory(
+  rootPid: number,
+  options: { intervalMs?: number; exclude?: (command: string) => boolean } = {},
+): { stop(): Promise<MemoryPeak> } {
   const exclude = options.exclude ?? (() => false);
   const peak: MemoryPeak = { peakBytes: 0, atPeak: {} };
   let running = true;

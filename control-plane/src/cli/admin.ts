@@ -1,11 +1,11 @@
 // Operator commands; each prints one JSON object on stdout (logs go to stderr).
 //   keys:create --name N --scopes subtitles:write[,subtitles:read] --credits S [--concurrency C] [--rate-limit R] [--account ID]
 //   keys:revoke --key-prefix P | credits:grant --account ID --seconds S | accounts:show --account ID
-import { parseArgs } from "node:util";
 import pino from "pino";
 import { parseEnv } from "@caption/shared/config/env";
 import { createDatabase } from "@caption/shared/db/database";
 import { migrateToLatest } from "@caption/shared/db/migrator";
+import { parseCommand } from "@caption/shared/runtime/command-line";
 import { locateDatabase } from "../db/connect.ts";
 import { createKey, grantAccountCredits, revokeKey, showAccount } from "../services/account-admin.ts";
 
@@ -15,20 +15,26 @@ const USAGE = `usage: npm run admin -- <command> [options]
   credits:grant --account ID --seconds N
   accounts:show --account ID`;
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: {
-    name: { type: "string" },
-    scopes: { type: "string" },
-    credits: { type: "string" },
-    concurrency: { type: "string" },
-    "rate-limit": { type: "string" },
-    account: { type: "string" },
-    "key-prefix": { type: "string" },
-    seconds: { type: "string" },
-    help: { type: "boolean", short: "h" },
+const parsed = parseCommand(
+  {
+    allowPositionals: true,
+    strict: true,
+    options: {
+      name: { type: "string" },
+      scopes: { type: "string" },
+      credits: { type: "string" },
+      concurrency: { type: "string" },
+      "rate-limit": { type: "string" },
+      account: { type: "string" },
+      "key-prefix": { type: "string" },
+      seconds: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
   },
-});
+  USAGE,
+);
+if (typeof parsed === "number") process.exit(parsed);
+const { positionals, values } = parsed;
 
 function required(name: keyof typeof values): string {
   const value = values[name];
@@ -44,9 +50,9 @@ function wholeNumber(name: keyof typeof values, fallback?: number): number | und
 }
 
 const [command] = positionals;
-if (!command || values.help) {
+if (!command) {
   console.error(USAGE);
-  process.exit(command ? 0 : 2);
+  process.exit(2);
 }
 
 const logger = pino({ level: process.env.LOG_LEVEL ?? "warn" }, pino.destination(2));
@@ -66,7 +72,7 @@ try {
           accountId: values.account,
         });
       case "keys:revoke":
-        return revokeKey(db, required("key-prefix"));
+        return revokeKey(db, required("key-prefix"), new Date());
       case "credits:grant":
         return grantAccountCredits(db, required("account"), wholeNumber("seconds") ?? 0);
       case "accounts:show":

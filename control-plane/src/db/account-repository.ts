@@ -1,7 +1,10 @@
 import type { AccountRow } from "@caption/shared/db/tables";
 import type { DbOrTrx } from "@caption/shared/db/database";
 
-export async function insertAccount(db: DbOrTrx, account: { id: string; name: string; concurrency_limit?: number; rate_limit_per_minute?: number }): Promise<void> {
+export async function insertAccount(
+  db: DbOrTrx,
+  account: { id: string; name: string; concurrency_limit?: number; rate_limit_per_minute?: number },
+): Promise<void> {
   await db.insertInto("accounts").values(account).execute();
 }
 

@@ -74,10 +74,10 @@ export async function insertApiKey(
   await db.insertInto("api_keys").values(key).execute();
 }
 
-export async function revokeApiKeyByPrefix(db: DbOrTrx, prefix: string): Promise<{ id: string; account_id: string } | undefined> {
+export async function revokeApiKeyByPrefix(db: DbOrTrx, prefix: string, now: Date): Promise<{ id: string; account_id: string } | undefined> {
   return db
     .updateTable("api_keys")
-    .set({ revoked_at: new Date() })
+    .set({ revoked_at: now })
     .where("prefix", "=", prefix)
     .where("revoked_at", "is", null)
     .returning(["id", "account_id"])

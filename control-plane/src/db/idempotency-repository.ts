@@ -24,7 +24,10 @@ export async function findLiveIdempotencyRecord(db: DbOrTrx, accountId: string, 
     .executeTakeFirst();
 }
 
-export async function saveIdempotencyRecord(db: DbOrTrx, record: { account_id: string; key: string; request_hash: string; job_id: string; ttlSeconds: number }): Promise<void> {
+export async function saveIdempotencyRecord(
+  db: DbOrTrx,
+  record: { account_id: string; key: string; request_hash: string; job_id: string; ttlSeconds: number },
+): Promise<void> {
   const expires = sql<Date>`now() + make_interval(secs => ${record.ttlSeconds})`;
   await db
     .insertInto("idempotency_keys")

@@ -94,13 +94,24 @@ export async function recordAttempt(trx: DbOrTrx, id: number, outcome: AttemptOu
   if (moved.numUpdatedRows === 0n) return false;
   await trx
     .insertInto("webhook_attempts")
-    .values({ delivery_id: id, attempt: outcome.attempt, attempted_at: outcome.attemptedAt, duration_ms: outcome.durationMs, status_code: outcome.statusCode, error: outcome.error })
+    .values({
+      delivery_id: id,
+      attempt: outcome.attempt,
+      attempted_at: outcome.attemptedAt,
+      duration_ms: outcome.durationMs,
+      status_code: outcome.statusCode,
+      error: outcome.error,
+    })
     .execute();
   return true;
 }
 
 /** The endpoint's `limit` most recent deliveries (newest first) with their attempts. */
-export async function recentDeliveries(db: DbOrTrx, endpointId: string, limit: number): Promise<{ delivery: WebhookDeliveryRow; attempts: WebhookAttemptRow[] }[]> {
+export async function recentDeliveries(
+  db: DbOrTrx,
+  endpointId: string,
+  limit: number,
+): Promise<{ delivery: WebhookDeliveryRow; attempts: WebhookAttemptRow[] }[]> {
   const deliveries = await db.selectFrom("webhook_deliveries").selectAll().where("endpoint_id", "=", endpointId).orderBy("id", "desc").limit(limit).execute();
   if (deliveries.length === 0) return [];
   const attempts = await db

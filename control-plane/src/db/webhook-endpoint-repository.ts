@@ -12,8 +12,11 @@ export async function countEndpoints(db: DbOrTrx, accountId: string): Promise<nu
   return Number(row.n);
 }
 
-export async function insertEndpoint(db: DbOrTrx, endpoint: { id: string; account_id: string; url: string; events: WebhookEventType[]; secret: string }): Promise<WebhookEndpointRow> {
-  return db.insertInto("webhook_endpoints").values({ ...endpoint, created_at: new Date() }).returningAll().executeTakeFirstOrThrow();
+export async function insertEndpoint(
+  db: DbOrTrx,
+  endpoint: { id: string; account_id: string; url: string; events: WebhookEventType[]; secret: string; created_at: Date },
+): Promise<WebhookEndpointRow> {
+  return db.insertInto("webhook_endpoints").values(endpoint).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function listEndpoints(db: DbOrTrx, accountId: string): Promise<WebhookEndpointRow[]> {

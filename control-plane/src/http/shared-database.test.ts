@@ -1,57 +1,28 @@
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { after, before, describe, test } from "node:test";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { createKey } from "../services/account-admin.ts";
+import { spawnService, type ServiceProcess } from "../testing/service-process.ts";
 
 // Two API processes (`npm run api`, i.e. control-plane/src/cli/api.ts) over one database, as in a
 // scaled-out deployment: every limit must hold across processes, not just within one.
 
-const repoRoot = path.resolve(import.meta.dirname, "../../..");
 const VIDEO = "https://videos.example.com/clip.mp4";
 
-interface ApiProcess { url: string; child: ChildProcess; output: string[] }
+interface ApiProcess { url: string; service: ServiceProcess }
 
 async function startApiProcess(databaseUrl: string, dataDir: string, signingSecret: string): Promise<ApiProcess> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", HOST: "127.0.0.1", DATABASE_URL: databaseUrl, DATA_DIR: dataDir, URL_SIGNING_SECRET: signingSecret, LOG_LEVEL: "info", METRICS_PORT: "0" };
-  // Not a test file: keep it from reporting to this test runner.
-  delete env.NODE_TEST_CONTEXT;
-  const child = spawn(process.execPath, [path.join(repoRoot, "control-plane/src/cli/api.ts")], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
-  const output: string[] = [];
-  child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`API did not start in 60 s:\n${output.join("")}`)), 60_000);
-    child.once("exit", (code) => reject(new Error(`API exited with ${code} before listening:\n${output.join("")}`)));
-    // Lines are read to the end so the pipe never fills and blocks the server.
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on("line", (line) => {
-      if (output.length < 200) output.push(line);
-      try {
-        const entry = JSON.parse(line) as { msg?: string; url?: string };
-        if (entry.msg === "API listening" && entry.url) {
-          clearTimeout(timer);
-          resolve(entry.url);
-        }
-      } catch {
-        // not a log line
-      }
-    });
-  });
-  return { url, child, output };
+  const service = spawnService("api", { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, URL_SIGNING_SECRET: signingSecret });
+  const listening = await service.waitForLine((entry) => entry.msg === "API listening" && typeof entry.url === "string", 60_000);
+  return { url: String(listening.url), service };
 }
 
 async function stopApiProcess(api: ApiProcess | undefined): Promise<void> {
-  if (!api || api.child.exitCode !== null) return;
-  const exited = once(api.child, "exit");
-  api.child.kill("SIGTERM");
-  const timer = setTimeout(() => api.child.kill("SIGKILL"), 15_000);
-  await exited;
-  clearTimeout(timer);
+  await api?.service.stop();
 }
 
 let database: TestDatabase;

@@ -20,7 +20,11 @@ export interface InFlightPool {
  * again every `pollMs`; a freed slot looks at once. One fetch serves every free slot, so an idle
  * process polls once per `pollMs` whatever the concurrency.
  */
-export function startInFlightPool<T>(source: PoolSource<T>, options: { concurrency: number; pollMs: number; logger: Logger }, handler: (data: T) => Promise<void>): InFlightPool {
+export function startInFlightPool<T>(
+  source: PoolSource<T>,
+  options: { concurrency: number; pollMs: number; logger: Logger },
+  handler: (data: T) => Promise<void>,
+): InFlightPool {
   const { concurrency, pollMs, logger } = options;
   const inFlight = new Set<Promise<void>>();
   let stopping = false;

@@ -102,7 +102,11 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
   const maintenance = startMaintenance(db, logger, now);
   const stopObservingQueue = telemetry ? observeQueue(db, logger) : () => undefined;
   // One LISTEN connection per process: event streams and the webhook relay wait on it.
-  const listener = startNotificationListener(databaseUrl, { channels: [JOB_EVENTS_CHANNEL, WEBHOOKS_CHANNEL], connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS, logger });
+  const listener = startNotificationListener(databaseUrl, {
+    channels: [JOB_EVENTS_CHANNEL, WEBHOOKS_CHANNEL],
+    connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS,
+    logger,
+  });
   const relay = startWebhookRelay({ db, queue, logger, now, sweepMs: options.webhookSweepMs ?? 5000, requeueMs: options.webhookRequeueMs });
   listener.subscribe(WEBHOOKS_CHANNEL, null, relay.wake);
   const senderDeps = {

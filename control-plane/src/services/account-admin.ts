@@ -47,8 +47,8 @@ export async function grantAccountCredits(db: Db, accountId: string, seconds: nu
   });
 }
 
-export async function revokeKey(db: Db, prefix: string) {
-  const revoked = await revokeApiKeyByPrefix(db, prefix);
+export async function revokeKey(db: Db, prefix: string, now: Date) {
+  const revoked = await revokeApiKeyByPrefix(db, prefix, now);
   if (!revoked) throw new Error(`no active key with prefix ${prefix}`);
   return { revoked: true, key_prefix: prefix, account_id: revoked.account_id };
 }

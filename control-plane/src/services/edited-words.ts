@@ -17,7 +17,11 @@ export type WordShapeCheck = (word: unknown, index: number) => string | null;
  * the message naming the first bad word whatever rule it breaks (a bad words[1].start is reported
  * ahead of a bad words[5].text).
  */
-export function checkEditedWords(words: readonly unknown[], durationSeconds: number, shapeProblem: WordShapeCheck): { words: EditedWord[] } | { problem: string } {
+export function checkEditedWords(
+  words: readonly unknown[],
+  durationSeconds: number,
+  shapeProblem: WordShapeCheck,
+): { words: EditedWord[] } | { problem: string } {
   let previousStart = 0;
   for (const [i, value] of words.entries()) {
     const shape = shapeProblem(value, i);

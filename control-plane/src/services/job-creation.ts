@@ -43,7 +43,11 @@ export type JobFields = Omit<NewJobRow, "id" | "account_id" | "status" | "tracep
  * commit together. Concurrent duplicates of one idempotency key wait on its lock and replay; the same key
  * with another request is refused. The account's concurrency limit is enforced at COMMIT by a database trigger.
  */
-export async function createJobOnce(deps: JobCreationDeps, creation: JobCreation, fields: (trx: Transaction<Database>) => Promise<JobFields>): Promise<SubmissionResponse> {
+export async function createJobOnce(
+  deps: JobCreationDeps,
+  creation: JobCreation,
+  fields: (trx: Transaction<Database>) => Promise<JobFields>,
+): Promise<SubmissionResponse> {
   const { accountId, idempotencyKey } = creation;
   const statusUrl = (jobId: string) => `${deps.baseUrl}/v1/jobs/${jobId}`;
   // Only idempotent requests need the fingerprint.

@@ -34,7 +34,13 @@ export interface JobEventStreamDeps {
  * API process serves any stream: a notification only says "look again", a heartbeat looks again too
  * (in case a notification was lost), and no query holds a pooled connection between events.
  */
-export async function openJobEventStream(deps: JobEventStreamDeps, accountId: string, jobId: string, lastEventId: string | undefined, sink: JobEventSink): Promise<{ close(): void } | null> {
+export async function openJobEventStream(
+  deps: JobEventStreamDeps,
+  accountId: string,
+  jobId: string,
+  lastEventId: string | undefined,
+  sink: JobEventSink,
+): Promise<{ close(): void } | null> {
   const job = await findJob(deps.db, accountId, jobId);
   if (!job) throw notFound("job");
   let lastId = /^\d{1,18}$/.test(lastEventId ?? "") ? Number(lastEventId) : 0;
@@ -71,7 +77,12 @@ export async function openJobEventStream(deps: JobEventStreamDeps, accountId: st
           for (const row of rows) {
             if (closed) return true;
             lastId = row.id;
-            sink.event(row.id, row.type, { job_id: row.job_id, status: row.status, progress: presentProgress(row.progress), at: new Date(row.created_at).toISOString() });
+            sink.event(row.id, row.type, {
+              job_id: row.job_id,
+              status: row.status,
+              progress: presentProgress(row.progress),
+              at: new Date(row.created_at).toISOString(),
+            });
             if (row.type === "status" && isTerminal(row.status)) {
               finish();
               return true;

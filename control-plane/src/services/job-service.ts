@@ -14,7 +14,14 @@ import { notFound } from "./service-error.ts";
  * read in one round trip (polling is the busiest request). Another account's job is indistinguishable from a
  * missing one.
  */
-export async function pollJob(db: Db, links: ResultLinks, baseUrl: string, key: string | undefined, jobId: string, now: Date): Promise<{ principal: Principal; job: Job }> {
+export async function pollJob(
+  db: Db,
+  links: ResultLinks,
+  baseUrl: string,
+  key: string | undefined,
+  jobId: string,
+  now: Date,
+): Promise<{ principal: Principal; job: Job }> {
   const { prefix, secretHash } = keyCredentials(key);
   const found = await findKeyAndCountRequestWithJob(db, prefix, secretHash, now, jobId);
   const principal = principalOf(found?.key, "subtitles:read", now);

@@ -11,7 +11,12 @@ import { invalidRequest, notFound } from "./service-error.ts";
 const nextUlid = monotonicFactory();
 const LOOKUP_TIMEOUT_MS = 5000;
 
-const present = (row: WebhookEndpointRow): WebhookEndpoint => ({ id: row.id, url: row.url, events: row.events, created_at: new Date(row.created_at).toISOString() });
+const present = (row: WebhookEndpointRow): WebhookEndpoint => ({
+  id: row.id,
+  url: row.url,
+  events: row.events,
+  created_at: new Date(row.created_at).toISOString(),
+});
 
 /**
  * The SSRF policy of video URLs, applied when the endpoint is registered (and again at every
@@ -31,7 +36,12 @@ async function checkEndpointUrl(raw: string, allowPrivateAddresses: boolean): Pr
 }
 
 /** Registers an endpoint (at most MAX_WEBHOOK_ENDPOINTS per account) and returns its secret, this once. */
-export async function createWebhookEndpoint(db: Db, accountId: string, request: WebhookEndpointRequest, options: { allowPrivateAddresses: boolean }): Promise<WebhookEndpointCreated> {
+export async function createWebhookEndpoint(
+  db: Db,
+  accountId: string,
+  request: WebhookEndpointRequest,
+  options: { allowPrivateAddresses: boolean; now: () => Date },
+): Promise<WebhookEndpointCreated> {
   await checkEndpointUrl(request.url, options.allowPrivateAddresses);
   const secret = `whsec_${randomBytes(32).toString("base64")}`;
   const row = await db.transaction().execute(async (trx) => {
@@ -39,7 +49,8 @@ export async function createWebhookEndpoint(db: Db, accountId: string, request: 
     if ((await countEndpoints(trx, accountId)) >= MAX_WEBHOOK_ENDPOINTS) {
       throw invalidRequest(`an account can have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first`);
     }
-    return insertEndpoint(trx, { id: `we_${nextUlid()}`, account_id: accountId, url: request.url, events: [...(request.events ?? DEFAULT_WEBHOOK_EVENTS)], secret });
+    const events = [...(request.events ?? DEFAULT_WEBHOOK_EVENTS)];
+    return insertEndpoint(trx, { id: `we_${nextUlid()}`, account_id: accountId, url: request.url, events, secret, created_at: options.now() });
   });
   return { ...present(row), secret };
 }
@@ -66,7 +77,13 @@ export async function listWebhookDeliveries(db: Db, accountId: string, id: strin
       status: delivery.state,
       next_attempt_at: delivery.state === "pending" && delivery.next_attempt_at ? new Date(delivery.next_attempt_at).toISOString() : null,
       created_at: new Date(delivery.created_at).toISOString(),
-      attempts: attempts.map((a) => ({ attempt: a.attempt, attempted_at: new Date(a.attempted_at).toISOString(), duration_ms: a.duration_ms, status_code: a.status_code, error: a.error })),
+      attempts: attempts.map((a) => ({
+        attempt: a.attempt,
+        attempted_at: new Date(a.attempted_at).toISOString(),
+        duration_ms: a.duration_ms,
+        status_code: a.status_code,
+        error: a.error,
+      })),
     })),
   };
 }

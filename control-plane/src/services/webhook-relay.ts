@@ -13,11 +13,11 @@ const BATCH = 100;
  * marked in one commit, so a row is queued exactly once whichever API process gets it first.
  * Returns how many it handed over.
  */
-async function relayDeliveries(db: Db, queue: JobQueue): Promise<number> {
+async function relayDeliveries(db: Db, queue: JobQueue, now: () => Date): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const rows = await claimDeliveriesToEnqueue(trx, BATCH);
     for (const row of rows) {
-      await queue.enqueueWebhookAttempt(trx, { delivery_id: row.id, attempts_before: row.attempts }, row.next_attempt_at ?? new Date());
+      await queue.enqueueWebhookAttempt(trx, { delivery_id: row.id, attempts_before: row.attempts }, row.next_attempt_at ?? now());
     }
     await markEnqueued(trx, rows.map((row) => row.id));
     return rows.length;
@@ -68,7 +68,7 @@ export function startWebhookRelay(deps: WebhookRelayDeps): WebhookRelay {
     do {
       again = false;
       try {
-        while ((await relayDeliveries(deps.db, deps.queue)) === BATCH && !stopped);
+        while ((await relayDeliveries(deps.db, deps.queue, deps.now)) === BATCH && !stopped);
       } catch (error) {
         deps.logger.warn({ err: error }, "webhook relay failed; retrying at the next sweep");
       }

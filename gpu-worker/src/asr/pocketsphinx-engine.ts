@@ -73,7 +73,7 @@ export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}
   }
 
   /** The batch decoder's words for an utterance file, and how to stop it midway. */
-  function plain(uttid: string): { words: Promise<Word[]>; stop: () => Promise<void> } {
+  function plain(uttid: string): Decoding {
     const decoder = running();
     const words = decoder.request(uttid).then((reply) => {
       const parsed = parseReply(reply);
@@ -84,18 +84,14 @@ export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}
   }
 
   /** The words of a decoder biased toward the vocabulary (its own process); stopping it midway stops that process. */
-  function biasedBy(vocabulary: readonly string[], signal: AbortSignal): (uttid: string, file: string) => { words: Promise<Word[]>; stop: () => Promise<void> } {
+  function biasedBy(vocabulary: readonly string[], signal: AbortSignal): (uttid: string, file: string) => Decoding {
     return (_uttid, file) => ({
       words: biased.get(vocabulary, signal).then((decoder) => decoder.decode(file)),
       stop: () => biased.drop(vocabulary),
     });
   }
 
-  async function decode(
-    segment: SpeechSegment,
-    signal: AbortSignal,
-    run: (uttid: string, file: string) => { words: Promise<Word[]>; stop: () => Promise<void> },
-  ): Promise<Word[]> {
+  async function decode(segment: SpeechSegment, signal: AbortSignal, run: (uttid: string, file: string) => Decoding): Promise<Word[]> {
     signal.throwIfAborted();
     if (closed) throw new Error("pocketsphinx engine is closed");
     const uttid = `u${String(++counter).padStart(8, "0")}`;
@@ -146,6 +142,12 @@ export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}
       rmSync(workDir, { recursive: true, force: true });
     },
   };
+}
+
+/** An utterance being decoded: its words to come, and how to stop the decoder midway. */
+interface Decoding {
+  words: Promise<Word[]>;
+  stop: () => Promise<void>;
 }
 
 function toPcm16(samples: Float32Array): Buffer {

@@ -69,9 +69,9 @@ export function parseReply(lines: readonly string[]): { uttid: string; words: Wo
     const [, , start, , word, confidence] = line.trim().split(/\s+/);
     return { start: Number(start), word, confidence: Number(confidence) };
   });
+  const sameWord = (p: (typeof posteriors)[number], word: Word) => p.word === word.text && Math.abs(p.start - word.start) < 0.015;
   const matched =
-    posteriors.length === parsed.words.length &&
-    posteriors.every((p, i) => p.word === parsed.words[i]!.text && Math.abs(p.start - parsed.words[i]!.start) < 0.015 && p.confidence >= 0 && p.confidence <= 1);
+    posteriors.length === parsed.words.length && posteriors.every((p, i) => sameWord(p, parsed.words[i]!) && p.confidence >= 0 && p.confidence <= 1);
   if (!matched) return parsed;
   return { uttid: parsed.uttid, words: parsed.words.map((word, i) => ({ ...word, confidence: posteriors[i]!.confidence })) };
 }

@@ -22,7 +22,12 @@ export interface PocketsphinxBatch {
  * `args` say where the results go (e.g. `-hypseg /dev/stdout`); `replyLength` tells from the first line of an
  * answer how many lines the whole answer has.
  */
-export function startPocketsphinxBatch(binary: string, args: readonly string[], replyLength: (firstLine: string) => number, logger?: Logger): PocketsphinxBatch {
+export function startPocketsphinxBatch(
+  binary: string,
+  args: readonly string[],
+  replyLength: (firstLine: string) => number,
+  logger?: Logger,
+): PocketsphinxBatch {
   // Node's stdio pipes are socket pairs, which pocketsphinx cannot fopen() through /dev/stdin; the
   // shell puts real pipes in between. When pocketsphinx ends, `kill 0` ends the feeding `cat` too,
   // which would otherwise wait on stdin forever. The group of its own lets kill() take all down.

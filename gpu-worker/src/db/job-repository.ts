@@ -161,7 +161,16 @@ export async function forgetResultFiles(db: DbOrTrx, jobIds: readonly string[]):
   if (jobIds.length === 0) return;
   await db
     .updateTable("jobs")
-    .set({ files_deleted_at: now, video_key: null, srt_key: null, vtt_key: null, ass_key: null, transcript_key: null, source_video_key: null, quality_key: null })
+    .set({
+      files_deleted_at: now,
+      video_key: null,
+      srt_key: null,
+      vtt_key: null,
+      ass_key: null,
+      transcript_key: null,
+      source_video_key: null,
+      quality_key: null,
+    })
     .where("id", "in", jobIds)
     .execute();
 }

@@ -125,7 +125,11 @@ test("playlists, manifests and scripts are refused before ffprobe runs, and noth
     ] as const) {
       const path = join(dir, name);
       await writeFile(path, text);
-      await assert.rejects(probeMedia(path, { binary: recordingFfprobe }), (error: unknown) => isUnsupported(error) && kind.test((error as Error).message), name);
+      await assert.rejects(
+        probeMedia(path, { binary: recordingFfprobe }),
+        (error: unknown) => isUnsupported(error) && kind.test((error as Error).message),
+        name,
+      );
     }
     assert.equal(existsSync(ran), false, "ffprobe never ran");
     assert.equal(await canary.touched(), false);

@@ -1,4 +1,5 @@
 import type { JobStatus } from "@caption/shared/api/job";
+import { realClock, type Clock } from "@caption/shared/runtime/clock";
 
 /** How often the job's status is read: a cancel is acted on within this, well inside the 2 s the service promises. */
 export const CANCEL_POLL_MS = 500;
@@ -11,6 +12,7 @@ export function watchForCancel(
   readStatus: () => Promise<JobStatus | undefined>,
   jobId: string,
   parent: AbortSignal,
+  clock: Pick<Clock, "every"> = realClock,
 ): { signal: AbortSignal; canceled(): boolean; stopNow(): never; stop(): void } {
   const controller = new AbortController();
   let canceled = false;
@@ -20,7 +22,7 @@ export function watchForCancel(
     canceled = true;
     controller.abort(new Error(`job ${jobId} was canceled`));
   };
-  const timer = setInterval(() => {
+  const stopPolling = clock.every(CANCEL_POLL_MS, () => {
     if (polling) return;
     polling = true;
     readStatus()
@@ -29,7 +31,7 @@ export function watchForCancel(
       })
       .catch(() => undefined)
       .finally(() => (polling = false));
-  }, CANCEL_POLL_MS);
+  });
   const signal = AbortSignal.any([parent, controller.signal]);
   return {
     signal,
@@ -40,6 +42,6 @@ export function watchForCancel(
       signal.throwIfAborted();
       throw new Error("unreachable: the signal was just aborted");
     },
-    stop: () => clearInterval(timer),
+    stop: stopPolling,
   };
 }

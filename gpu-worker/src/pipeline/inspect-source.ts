@@ -6,7 +6,7 @@ import { probeMedia } from "../media/ffprobe.ts";
 import type { MediaInfo } from "../media/media-info.ts";
 import { assertSupportedVideo } from "../media/video-limits.ts";
 import { JOB_ATTRIBUTES } from "../telemetry/attempt-tracing.ts";
-import type { AttemptContext } from "./job-attempt.ts";
+import type { AttemptContext } from "./attempt-context.ts";
 import { reserveForJob } from "./job-transitions.ts";
 import type { SourceFingerprint } from "./source-fingerprint.ts";
 

@@ -1,43 +1,18 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
-import type { Logger } from "pino";
-import { isTerminal, type JobStatus } from "@caption/shared/api/job";
-import type { Db } from "@caption/shared/db/database";
+import { isTerminal } from "@caption/shared/api/job";
 import { retryWhileDatabaseUnavailable } from "@caption/shared/db/database-retry";
-import type { JobKind, JobRow } from "@caption/shared/db/tables";
-import type { SpeechEngine } from "../asr/speech-engine.ts";
+import type { JobKind } from "@caption/shared/db/tables";
 import { countAttempt, jobStatus, loadJob } from "../db/job-repository.ts";
-import type { H264Encoder } from "../media/h264-encoder.ts";
-import type { VideoDecoder } from "../media/video-decoder.ts";
-import type { ResultStore } from "../storage/result-store.ts";
 import { JOB_ATTRIBUTES, traceAttempt, type AttemptTracing } from "../telemetry/attempt-tracing.ts";
+import type { AttemptContext, PipelineDeps } from "./attempt-context.ts";
 import { endFailedAttempt } from "./attempt-failure.ts";
 import { watchForCancel } from "./cancel-watch.ts";
 import { advanceJob } from "./job-transitions.ts";
 import { runCaptionJob } from "./process-caption-job.ts";
 import { runRenderJob } from "./process-render-job.ts";
 import { processingDeadline } from "./processing-deadline.ts";
-import { progressReporter, type ProgressReporter } from "./progress-reporter.ts";
-import type { WorkerLimits } from "./worker-limits.ts";
-
-export interface PipelineDeps {
-  db: Db;
-  store: ResultStore;
-  engine: SpeechEngine;
-  encoder: H264Encoder;
-  decoder: VideoDecoder;
-  logger: Logger;
-  ffmpegPath: string;
-  ffprobePath: string;
-  allowPrivateAddresses: boolean;
-  /** Scratch space; each job gets its own folder, removed when it ends. */
-  workDir: string;
-  vadModelPath?: string;
-  /** Bounds on how long a job may hold the worker (download, probes, processing). */
-  limits: WorkerLimits;
-  /** Ends the waits for an unavailable database to record an attempt's start or outcome (the worker is going away). */
-  stopWaiting?: AbortSignal;
-}
+import { progressReporter } from "./progress-reporter.ts";
 
 export interface AttemptOptions {
   /** Aborted by the queue on shutdown past the grace period. */
@@ -46,29 +21,6 @@ export interface AttemptOptions {
   finalAttempt: boolean;
   /** W3C trace context of the submitting request: the attempt's span joins its trace. */
   traceparent?: string;
-}
-
-/** What every stage of one attempt works with. */
-export interface AttemptContext {
-  deps: PipelineDeps;
-  job: JobRow;
-  log: Logger;
-  tracing: AttemptTracing;
-  /** Aborts on cancel and on shutdown. */
-  signal: AbortSignal;
-  /** This attempt's scratch folder, removed when it ends. */
-  dir: string;
-  progress: ProgressReporter;
-  /** Moves the job into a stage's status (logged once per status) and its progress on; ends the attempt when the job stopped running. */
-  enter(status: Extract<JobStatus, "ingesting" | "transcribing" | "rendering">, progress: number): Promise<void>;
-  /** A transition found the job no longer running (canceled): abort the attempt. */
-  stopNow(): never;
-  /** From here the work is billed: `signal`, also aborted once a video of this length has had its processing time. */
-  startBilledWork(durationSeconds: number): AbortSignal;
-  /** Keys stored so far; a failed attempt removes the job's files when there are any. */
-  stored: string[];
-  /** performance.now() when the attempt began. */
-  started: number;
 }
 
 /**
@@ -99,7 +51,7 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
   const dir = await mkdir(deps.workDir, { recursive: true })
     .then(() => mkdtemp(path.join(deps.workDir, `${jobId}-`)))
     .catch(couldNotStart);
-  const cancel = watchForCancel(() => jobStatus(deps.db, jobId), jobId, attempt.signal);
+  const cancel = watchForCancel(() => jobStatus(deps.db, jobId), jobId, attempt.signal, deps.clock);
   let deadline: ReturnType<typeof processingDeadline> | undefined;
   const ctx: AttemptContext = {
     deps,
@@ -108,7 +60,7 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
     tracing,
     signal: cancel.signal,
     dir,
-    progress: progressReporter(deps.db, jobId),
+    progress: progressReporter(deps.db, jobId, deps.clock),
     async enter(status, progress) {
       if (!(await advanceJob(deps.db, jobId, { status, progress }))) cancel.stopNow();
       log.info({ status }, "stage started");
@@ -125,7 +77,14 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
     await STAGES_OF_KIND[job.kind](ctx);
   } catch (error) {
     tracing.fail(error);
-    await endFailedAttempt(deps, jobId, error, { canceled: cancel.canceled(), shutdown: attempt.signal.aborted, finalAttempt: attempt.finalAttempt, storedFiles: ctx.stored.length > 0, log, persist });
+    await endFailedAttempt(deps, jobId, error, {
+      canceled: cancel.canceled(),
+      shutdown: attempt.signal.aborted,
+      finalAttempt: attempt.finalAttempt,
+      storedFiles: ctx.stored.length > 0,
+      log,
+      persist,
+    });
   } finally {
     deadline?.clear();
     cancel.stop();

@@ -9,7 +9,7 @@ import { renderCaptionedVideo, type CaptionCues } from "../render/render-video.t
 import { RESULT_FILES, resultKey, SOURCE_VIDEO_FILE } from "../storage/result-store.ts";
 import { subtitleFiles, type QualityReportInput } from "../subtitles/subtitle-files.ts";
 import { recordRender } from "../telemetry/attempt-tracing.ts";
-import type { AttemptContext } from "./job-attempt.ts";
+import type { AttemptContext } from "./attempt-context.ts";
 import { completeJob } from "./job-transitions.ts";
 import { checkRenderedOutput } from "./rendered-duration.ts";
 
@@ -30,7 +30,14 @@ export interface CaptionedVideo {
  */
 export async function renderCaptions(
   ctx: AttemptContext,
-  input: CaptionCues & { sourcePath: string; media: MediaInfo; style: ResolvedStyle; seconds: number; work: AbortSignal; onProgress: (fraction: number) => void },
+  input: CaptionCues & {
+    sourcePath: string;
+    media: MediaInfo;
+    style: ResolvedStyle;
+    seconds: number;
+    work: AbortSignal;
+    onProgress: (fraction: number) => void;
+  },
 ): Promise<CaptionedVideo> {
   const { deps, dir, log } = ctx;
   const { media, style, work } = input;
@@ -52,7 +59,11 @@ export async function renderCaptions(
       onProgress: input.onProgress,
     });
     recordRender(deps.encoder.encoder, Math.round(media.durationSeconds * media.frameRate), (performance.now() - started) / 1000);
-    const renderedSeconds = await checkRenderedOutput(outputPath, { seconds: input.seconds, frameRate: media.frameRate }, { signal: work, binary: deps.ffprobePath, timeoutMs: deps.limits.probeTimeoutMs });
+    const renderedSeconds = await checkRenderedOutput(
+      outputPath,
+      { seconds: input.seconds, frameRate: media.frameRate },
+      { signal: work, binary: deps.ffprobePath, timeoutMs: deps.limits.probeTimeoutMs },
+    );
     return { framesDrawn: render.framesDrawn, renderedSeconds };
   });
 }
@@ -112,7 +123,7 @@ export async function completeWithCharge(ctx: AttemptContext, input: { seconds: 
       qualityKey: key(RESULT_FILES.quality.name),
       quality: input.quality,
       sourceVideoKey: key(SOURCE_VIDEO_FILE.name),
-      expiresAt: new Date(Date.now() + RETENTION_MS),
+      expiresAt: new Date(deps.clock.now() + RETENTION_MS),
     }),
   );
   if (outcome === "not-running") {
@@ -123,7 +134,14 @@ export async function completeWithCharge(ctx: AttemptContext, input: { seconds: 
   }
   const { video } = input;
   log.info(
-    { kind: job.kind, billed_seconds: input.seconds, rendered_seconds: video.renderedSeconds, frames_drawn: video.framesDrawn, ms: Math.round(performance.now() - ctx.started), stage_ms: tracing.stageMs },
+    {
+      kind: job.kind,
+      billed_seconds: input.seconds,
+      rendered_seconds: video.renderedSeconds,
+      frames_drawn: video.framesDrawn,
+      ms: Math.round(performance.now() - ctx.started),
+      stage_ms: tracing.stageMs,
+    },
     "job completed",
   );
 }

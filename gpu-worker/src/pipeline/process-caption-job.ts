@@ -6,7 +6,7 @@ import { createWordPass, isNoop } from "../words/word-pass.ts";
 import { downloadVideo } from "../ingest/download.ts";
 import { JOB_ATTRIBUTES } from "../telemetry/attempt-tracing.ts";
 import { inspectAndReserve } from "./inspect-source.ts";
-import type { AttemptContext } from "./job-attempt.ts";
+import type { AttemptContext } from "./attempt-context.ts";
 import { completeWithCharge, storeResults } from "./output-stages.ts";
 import { assertSameSource } from "./source-fingerprint.ts";
 import { transcribeAndRender } from "./transcribe-and-render.ts";
@@ -27,7 +27,12 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
   const sourcePath = path.join(ctx.dir, "source");
   const download = await tracing.stage("ingest", async () => {
     await ctx.enter("ingesting", STAGES.ingest[0]);
-    const download = await downloadVideo(job.video_url, sourcePath, { signal, allowPrivateAddresses: deps.allowPrivateAddresses, logger: log, ...deps.limits.download });
+    const download = await downloadVideo(job.video_url, sourcePath, {
+      signal,
+      allowPrivateAddresses: deps.allowPrivateAddresses,
+      logger: log,
+      ...deps.limits.download,
+    });
     log.info({ bytes: download.bytes, sha256: download.sha256, content_type: download.contentType }, "video downloaded");
     return download;
   });
@@ -49,7 +54,17 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
   const lexicon = vocabulary.length > 0 ? await defaultPhoneticLexicon() : NO_LEXICON;
   const passOptions = { vocabulary, replacements: job.replacements ?? {}, profanity: job.profanity };
   const pass = isNoop(passOptions) ? async (words: readonly Word[]) => [...words] : await createWordPass(passOptions, lexicon, signal);
-  const { transcribed, words, video } = await transcribeAndRender(ctx, { sourcePath, media, style, seconds, language, vocabulary, pass, work, band: STAGES.captions });
+  const { transcribed, words, video } = await transcribeAndRender(ctx, {
+    sourcePath,
+    media,
+    style,
+    seconds,
+    language,
+    vocabulary,
+    pass,
+    work,
+    band: STAGES.captions,
+  });
 
   // 4. Store
   const transcript = transcriptDocument({

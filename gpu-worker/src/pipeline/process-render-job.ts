@@ -1,7 +1,7 @@
 import type { AnnotatedWord, QualityReport } from "@caption/shared/api/quality-report";
 import type { Word } from "@caption/shared/api/transcript";
 import { buildStyledCues } from "../render/styled-cues.ts";
-import type { AttemptContext } from "./job-attempt.ts";
+import type { AttemptContext } from "./attempt-context.ts";
 import { inspectAndReserve } from "./inspect-source.ts";
 import { completeWithCharge, renderCaptions, storeResults, type QualityInput } from "./output-stages.ts";
 import { NO_VOCABULARY } from "../asr/vocabulary/biasing-outcome.ts";
@@ -57,7 +57,15 @@ export async function runRenderJob(ctx: AttemptContext): Promise<void> {
   // 3. Render the edited words, or the source's
   const words = job.words ?? source.transcript.words;
   const cues = buildStyledCues(words, style, media.durationSeconds);
-  const video = await renderCaptions(ctx, { sourcePath: source.videoPath, media, style, cues, seconds, work, onProgress: (fraction) => ctx.progress.reportWithin(STAGES.render, fraction) });
+  const video = await renderCaptions(ctx, {
+    sourcePath: source.videoPath,
+    media,
+    style,
+    cues,
+    seconds,
+    work,
+    onProgress: (fraction) => ctx.progress.reportWithin(STAGES.render, fraction),
+  });
 
   // 4. Store: the files follow the words rendered; language and engine are the source transcript's
   const transcript = transcriptDocument({

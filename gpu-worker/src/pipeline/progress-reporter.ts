@@ -1,4 +1,5 @@
 import type { Db } from "@caption/shared/db/database";
+import type { Clock } from "@caption/shared/runtime/clock";
 import { advanceJob } from "./job-transitions.ts";
 
 const MIN_INTERVAL_MS = 1000;
@@ -10,17 +11,17 @@ export interface ProgressReporter {
 }
 
 /** Writes progress at most once a second; the database keeps it monotonic. */
-export function progressReporter(db: Db, jobId: string): ProgressReporter {
+export function progressReporter(db: Db, jobId: string, clock: Pick<Clock, "now">): ProgressReporter {
   let lastWrite = 0;
   let inFlight = false;
   const write = async (progress: number) => {
-    lastWrite = Date.now();
+    lastWrite = clock.now();
     await advanceJob(db, jobId, { progress: Math.round(progress * 10) / 10 });
   };
   return {
     report: write,
     reportWithin([from, to], fraction) {
-      if (inFlight || Date.now() - lastWrite < MIN_INTERVAL_MS) return;
+      if (inFlight || clock.now() - lastWrite < MIN_INTERVAL_MS) return;
       inFlight = true;
       write(from + (to - from) * Math.max(0, Math.min(1, fraction)))
         .catch(() => undefined)

@@ -6,7 +6,7 @@ import { TranscriptSchema, type Transcript } from "@caption/shared/api/transcrip
 import { JobFailure } from "@caption/shared/errors/codes";
 import { loadJob } from "../db/job-repository.ts";
 import { RESULT_FILES, SOURCE_VIDEO_FILE, StoredFileMissing } from "../storage/result-store.ts";
-import type { AttemptContext } from "./job-attempt.ts";
+import type { AttemptContext } from "./attempt-context.ts";
 import type { SourceFingerprint } from "./source-fingerprint.ts";
 
 export interface RenderSource {

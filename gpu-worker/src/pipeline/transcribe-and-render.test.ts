@@ -7,6 +7,7 @@ import pino from "pino";
 import type { PresetId } from "@caption/shared/api/preset";
 import type { JobRow } from "@caption/shared/db/tables";
 import { JobFailure } from "@caption/shared/errors/codes";
+import { realClock } from "@caption/shared/runtime/clock";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { createPocketsphinxEngine } from "../asr/pocketsphinx-engine.ts";
@@ -25,7 +26,7 @@ import { traceAttempt } from "../telemetry/attempt-tracing.ts";
 import { frameHashes, LOSSLESS_ENCODER } from "../testing/frame-hashes.ts";
 import { descendantProcesses } from "../testing/process-tree.ts";
 import { makeSpeechVideo } from "../testing/speech-video.ts";
-import type { AttemptContext, PipelineDeps } from "./job-attempt.ts";
+import type { AttemptContext, PipelineDeps } from "./attempt-context.ts";
 import { advanceJob } from "./job-transitions.ts";
 import { progressReporter } from "./progress-reporter.ts";
 import { transcribeAndRender } from "./transcribe-and-render.ts";
@@ -62,7 +63,7 @@ function attemptContext(job: JobRow, deps: PipelineDeps, tracing: AttemptContext
     tracing,
     signal,
     dir: attemptDir,
-    progress: progressReporter(deps.db, jobId),
+    progress: progressReporter(deps.db, jobId, deps.clock),
     async enter(status, progress) {
       assert.ok(await advanceJob(deps.db, jobId, { status, progress }), `the job moves to ${status}`);
     },
@@ -77,9 +78,22 @@ function attemptContext(job: JobRow, deps: PipelineDeps, tracing: AttemptContext
 
 function pipelineDeps(speech: SpeechEngine): PipelineDeps {
   return {
-    db: database.db, store: createLocalResultStore(join(dir, "store")), engine: speech, encoder: LOSSLESS_ENCODER, decoder: SOFTWARE_DECODER, logger: pino({ level: "silent" }),
-    ffmpegPath: "ffmpeg", ffprobePath: "ffprobe", allowPrivateAddresses: false, workDir: dir,
-    limits: { download: { totalTimeoutMs: 60_000, minBytesPerSecond: 0, throughputWindowMs: 1000 }, probeTimeoutMs: 15_000, deadline: { baseSeconds: 600, perVideoSecond: 1 } },
+    db: database.db,
+    store: createLocalResultStore(join(dir, "store")),
+    engine: speech,
+    encoder: LOSSLESS_ENCODER,
+    decoder: SOFTWARE_DECODER,
+    logger: pino({ level: "silent" }),
+    ffmpegPath: "ffmpeg",
+    ffprobePath: "ffprobe",
+    allowPrivateAddresses: false,
+    workDir: dir,
+    limits: {
+      download: { totalTimeoutMs: 60_000, minBytesPerSecond: 0, throughputWindowMs: 1000 },
+      probeTimeoutMs: 15_000,
+      deadline: { baseSeconds: 600, perVideoSecond: 1 },
+    },
+    clock: realClock,
   };
 }
 

@@ -9,7 +9,7 @@ import { styledCueStream } from "../render/styled-cues.ts";
 import { recordTranscription } from "../telemetry/attempt-tracing.ts";
 import type { PassedWord } from "../words/passed-word.ts";
 import type { WordPass } from "../words/word-pass.ts";
-import type { AttemptContext } from "./job-attempt.ts";
+import type { AttemptContext } from "./attempt-context.ts";
 import { renderCaptions, type CaptionedVideo } from "./output-stages.ts";
 
 // Progress while both run: recognition and the render advance together, the render (which cannot pass the

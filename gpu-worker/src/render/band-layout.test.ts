@@ -6,11 +6,24 @@ import type { Edges } from "./caption-geometry.ts";
 const portrait = { width: 1080, height: 1920 };
 const wide = (top: number, bottom: number): Edges => ({ top, bottom, left: 100, right: 980 });
 
-const cases: { name: string; extents: Edges[]; frame?: { width: number; height: number }; expected: { x: number; y: number; width: number; height: number } }[] = [
-  { name: "one caption, rounded out to even rows and columns with a pixel of spill", extents: [{ top: 1301.2, bottom: 1498.7, left: 140.5, right: 939.2 }], expected: { x: 138, y: 1300, width: 804, height: 200 } },
+const cases: {
+  name: string;
+  extents: Edges[];
+  frame?: { width: number; height: number };
+  expected: { x: number; y: number; width: number; height: number };
+}[] = [
+  {
+    name: "one caption, rounded out to even rows and columns with a pixel of spill",
+    extents: [{ top: 1301.2, bottom: 1498.7, left: 140.5, right: 939.2 }],
+    expected: { x: 138, y: 1300, width: 804, height: 200 },
+  },
   {
     name: "the union of all captions",
-    extents: [{ top: 1400, bottom: 1500, left: 300, right: 700 }, { top: 1250, bottom: 1420, left: 200, right: 600 }, { top: 1450, bottom: 1560.5, left: 500, right: 900.5 }],
+    extents: [
+      { top: 1400, bottom: 1500, left: 300, right: 700 },
+      { top: 1250, bottom: 1420, left: 200, right: 600 },
+      { top: 1450, bottom: 1560.5, left: 500, right: 900.5 },
+    ],
     expected: { x: 198, y: 1248, width: 704, height: 314 },
   },
   { name: "clamped at the top of the frame", extents: [wide(-10, 90)], expected: { x: 98, y: 0, width: 884, height: 92 } },

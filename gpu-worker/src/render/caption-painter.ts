@@ -157,7 +157,14 @@ export class CaptionPainter {
    * `draw` on a scratch layer covering `layerRegion` (band pixels), then the layer laid onto `ctx`, whose drawing
    * area is `region`, with what `composite` sets (a shadow, an opacity).
    */
-  #throughLayer(ctx: SKRSContext2D, purpose: ScratchPurpose, layerRegion: PixelArea, region: PixelArea, draw: (layerCtx: SKRSContext2D) => void, composite?: (ctx: SKRSContext2D) => void): void {
+  #throughLayer(
+    ctx: SKRSContext2D,
+    purpose: ScratchPurpose,
+    layerRegion: PixelArea,
+    region: PixelArea,
+    draw: (layerCtx: SKRSContext2D) => void,
+    composite?: (ctx: SKRSContext2D) => void,
+  ): void {
     const layer = this.#scratch.get(purpose, layerRegion.width, layerRegion.height);
     const layerCtx = layer.getContext("2d");
     beginRegion(layerCtx, this.#band, layerRegion);

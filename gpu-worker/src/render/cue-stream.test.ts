@@ -25,22 +25,28 @@ const optionsArb = fc.record({
 
 test("streamed cues are exactly the cues of the whole transcript, whatever the chunking and horizons", () => {
   fc.assert(
-    fc.property(wordsArb, optionsArb, fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1 }), fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1 }), (words, draft, sizes, slack) => {
-      const options: CueBuildOptions = { ...draft, measure: (text) => text.length * 10 };
-      const stream = new CueStream(options);
-      const streamed = [];
-      for (let from = 0, chunk = 0; from < words.length; chunk++) {
-        const to = Math.min(words.length, from + sizes[chunk % sizes.length]!);
-        // The horizon: past the chunk's last word, never past the next word's start.
-        const lastEnd = words[to - 1]!.end;
-        const nextStart = words[to]?.start ?? lastEnd + 5;
-        const horizon = lastEnd + (nextStart - lastEnd) * slack[chunk % slack.length]!;
-        streamed.push(...stream.add(words.slice(from, to), horizon));
-        from = to;
-      }
-      streamed.push(...stream.finish());
-      assert.deepEqual(streamed, buildCues(words, options));
-    }),
+    fc.property(
+      wordsArb,
+      optionsArb,
+      fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1 }),
+      fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1 }),
+      (words, draft, sizes, slack) => {
+        const options: CueBuildOptions = { ...draft, measure: (text) => text.length * 10 };
+        const stream = new CueStream(options);
+        const streamed = [];
+        for (let from = 0, chunk = 0; from < words.length; chunk++) {
+          const to = Math.min(words.length, from + sizes[chunk % sizes.length]!);
+          // The horizon: past the chunk's last word, never past the next word's start.
+          const lastEnd = words[to - 1]!.end;
+          const nextStart = words[to]?.start ?? lastEnd + 5;
+          const horizon = lastEnd + (nextStart - lastEnd) * slack[chunk % slack.length]!;
+          streamed.push(...stream.add(words.slice(from, to), horizon));
+          from = to;
+        }
+        streamed.push(...stream.finish());
+        assert.deepEqual(streamed, buildCues(words, options));
+      },
+    ),
     { numRuns: 500 },
   );
 });

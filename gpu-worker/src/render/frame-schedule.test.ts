@@ -94,7 +94,14 @@ function batchSchedule(cues: readonly ScheduledCue[], video: { durationSeconds: 
 
 test("FrameSchedule: cues one at a time give the batch schedule's frames, none taken back", () => {
   const cuesArb = fc
-    .array(fc.record({ gap: fc.double({ min: 0, max: 0.2, noNaN: true }), length: fc.double({ min: 0, max: 0.3, noNaN: true }), changes: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 4 }) }), { maxLength: 12 })
+    .array(
+      fc.record({
+        gap: fc.double({ min: 0, max: 0.2, noNaN: true }),
+        length: fc.double({ min: 0, max: 0.3, noNaN: true }),
+        changes: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 4 }),
+      }),
+      { maxLength: 12 },
+    )
     .map((drafts) => {
       let t = 0;
       return drafts.map(({ gap, length, changes }): ScheduledCue => {

@@ -38,7 +38,16 @@ await writeFile(recordingFfmpeg, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'
 async function render(decoder: VideoDecoder, name: string): Promise<{ args: string[]; error: unknown }> {
   let error: unknown = null;
   try {
-    await renderCaptionedVideo({ inputPath: source, outputPath: join(dir, name), cues, style, media, encoder: X264_ENCODER, decoder, ffmpegBinary: recordingFfmpeg });
+    await renderCaptionedVideo({
+      inputPath: source,
+      outputPath: join(dir, name),
+      cues,
+      style,
+      media,
+      encoder: X264_ENCODER,
+      decoder,
+      ffmpegBinary: recordingFfmpeg,
+    });
   } catch (caught) {
     error = caught;
   }

@@ -74,7 +74,8 @@ test("renders captions into a video of the input's size, rate, duration and audi
   const output = join(dir, "captioned.mp4");
   const progress: number[] = [];
 
-  const { framesDrawn } = await renderCaptionedVideo({ inputPath: input, outputPath: output, cues, style, media, encoder: X264_ENCODER, onProgress: (f) => progress.push(f) });
+  const files = { inputPath: input, outputPath: output };
+  const { framesDrawn } = await renderCaptionedVideo({ ...files, cues, style, media, encoder: X264_ENCODER, onProgress: (f) => progress.push(f) });
   // cue, clear, cue: the picture starts clear, and the closing frame reuses the last one
   assert.equal(framesDrawn, 3);
   assert.ok(progress.length > 0 && progress.every((f) => f >= 0 && f <= 1) && progress.at(-1) === 1);

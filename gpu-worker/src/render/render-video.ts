@@ -51,7 +51,9 @@ export function planCaptions(cues: readonly Cue[], style: ResolvedStyle, duratio
 
 function layoutShown(cues: readonly Cue[], style: ResolvedStyle, measure: FontMeasure, durationSeconds: number): CueLayout[] {
   const animation = animationFor(style.animation);
-  return cues.filter((cue) => cue.end > cue.start && cue.start < durationSeconds && cue.lines.length > 0).map((cue) => layoutCue(cue, style, measure, animation));
+  return cues
+    .filter((cue) => cue.end > cue.start && cue.start < durationSeconds && cue.lines.length > 0)
+    .map((cue) => layoutCue(cue, style, measure, animation));
 }
 
 /** The band, and the laid-out cues in batches as they become known. */

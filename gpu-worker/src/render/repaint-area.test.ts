@@ -104,5 +104,7 @@ test("a line background sliding: the line's background where it was and where it
   const painted = { top: twoBand.y + area.y, bottom: twoBand.y + area.y + area.height };
   const secondTop = two.lines[1]!.top;
   assert.ok(painted.top > two.lines[0]!.top + two.lineHeight / 2, "the first line is not painted again");
-  assert.ok(painted.top <= secondTop + 10 - boxedGeometry.background!.padY && painted.bottom >= Math.min(twoBand.y + twoBand.height, secondTop + 20 + two.lineHeight));
+  assert.ok(
+    painted.top <= secondTop + 10 - boxedGeometry.background!.padY && painted.bottom >= Math.min(twoBand.y + twoBand.height, secondTop + 20 + two.lineHeight),
+  );
 });

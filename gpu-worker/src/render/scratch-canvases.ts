@@ -50,7 +50,8 @@ export class ScratchCanvases {
     const fitting = kept
       .filter((c) => c.width >= width && c.height >= height && c.width * c.height <= SCRATCH_SLACK * width * height)
       .sort((a, b) => a.width * a.height - b.width * b.height)[0];
-    const canvas = fitting ?? createCanvas(Math.ceil(width / SCRATCH_STEP.width) * SCRATCH_STEP.width, Math.ceil(height / SCRATCH_STEP.height) * SCRATCH_STEP.height);
+    const canvas =
+      fitting ?? createCanvas(Math.ceil(width / SCRATCH_STEP.width) * SCRATCH_STEP.width, Math.ceil(height / SCRATCH_STEP.height) * SCRATCH_STEP.height);
     this.#byPurpose.set(purpose, [canvas, ...kept.filter((c) => c !== canvas)].slice(0, SCRATCH_KEPT));
     return canvas;
   }

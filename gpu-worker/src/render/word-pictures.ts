@@ -144,7 +144,8 @@ export class WordPictures {
   #blank(width: number, height: number): { canvas: Canvas; ctx: SKRSContext2D } {
     const fits = (c: Canvas) => c.width >= width && c.height >= height && c.width * c.height <= POOL_SLACK * width * height;
     const kept = this.#free.findIndex(fits);
-    const canvas = kept >= 0 ? this.#free.splice(kept, 1)[0]! : createCanvas(Math.ceil(width / POOL_STEP) * POOL_STEP, Math.ceil(height / POOL_STEP) * POOL_STEP);
+    const canvas =
+      kept >= 0 ? this.#free.splice(kept, 1)[0]! : createCanvas(Math.ceil(width / POOL_STEP) * POOL_STEP, Math.ceil(height / POOL_STEP) * POOL_STEP);
     const ctx = canvas.getContext("2d");
     ctx.reset();
     // @napi-rs/canvas 0.1.100 keeps the transform a canvas had before reset() for the first thing drawn after

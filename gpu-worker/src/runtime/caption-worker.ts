@@ -10,6 +10,7 @@ import { assertMigrated } from "@caption/shared/db/migrator";
 import { Value } from "@sinclair/typebox/value";
 import { CaptionJobPayloadSchema, QUEUES, type CaptionJobPayload } from "@caption/shared/jobs/catalog";
 import { startQueueClient } from "@caption/shared/jobs/queue-client";
+import { realClock } from "@caption/shared/runtime/clock";
 import { loadSpeechEngine } from "../asr/engine-registry.ts";
 import { modelFolder } from "../asr/model-folder.ts";
 import { detectHardwarePaths } from "../media/hardware-paths.ts";
@@ -64,7 +65,10 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
     // LISTEN/NOTIFY wakes an idle worker the moment a job is queued; the poll stays every second, as
     // without it, for where notifications cannot arrive (a PgBouncer in transaction mode).
     const bossOptions = { monitorIntervalSeconds: SUPERVISE_SECONDS, superviseIntervalSeconds: SUPERVISE_SECONDS, useListenNotify: true };
-    const boss = await waitForDatabase(() => startQueueClient(databaseUrl, bossOptions, { max: 4, connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }, log), wait);
+    const boss = await waitForDatabase(
+      () => startQueueClient(databaseUrl, bossOptions, { max: 4, connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }, log),
+      wait,
+    );
     return { registration, boss };
   };
   const { registration, boss } = await connect().catch(async (error: unknown) => {
@@ -87,6 +91,7 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
     allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS,
     workDir: scratch.dir,
     limits: workerLimitsFromEnv(env),
+    clock: realClock,
     stopWaiting: stopWaiting.signal,
   };
 
@@ -97,7 +102,14 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
 
   await boss.work(
     QUEUES.captionJob,
-    { localConcurrency: env.WORKER_CONCURRENCY, batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, heartbeatRefreshSeconds: HEARTBEAT_REFRESH_SECONDS },
+    {
+      localConcurrency: env.WORKER_CONCURRENCY,
+      batchSize: 1,
+      includeMetadata: true,
+      pollingIntervalSeconds: 1,
+      notifyPollingIntervalSeconds: 1,
+      heartbeatRefreshSeconds: HEARTBEAT_REFRESH_SECONDS,
+    },
     async ([job]: JobWithMetadata<CaptionJobPayload>[]) => {
       if (!job) return;
       if (!Value.Check(CaptionJobPayloadSchema, job.data)) {

@@ -31,7 +31,8 @@ after(async () => {
 
 const objectKey = (key: string) => `results/v1/${key}`;
 /** A presigned GET URL, valid `expiresIn` seconds from `signingDate` (default: now). */
-const presign = (key: string, expiresIn: number, signingDate?: Date) => getSignedUrl(client, new GetObjectCommand({ Bucket: s3.bucket, Key: objectKey(key) }), { expiresIn, signingDate });
+const presign = (key: string, expiresIn: number, signingDate?: Date) =>
+  getSignedUrl(client, new GetObjectCommand({ Bucket: s3.bucket, Key: objectKey(key) }), { expiresIn, signingDate });
 const listKeys = async (prefix: string) =>
   ((await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: prefix }))).Contents ?? []).map((o) => o.Key).sort();
 

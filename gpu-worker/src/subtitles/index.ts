@@ -3,7 +3,6 @@
 export { cuesToSrt, parseSrt, type SrtEntry } from "./srt.ts";
 export { cuesToVtt } from "./vtt.ts";
 export { assSubtitles } from "./ass/ass-subtitles.ts";
-export { ASS_LEAVES_OUT } from "./ass/ass-animations.ts";
 export { linkBundledFonts } from "./ass/ass-fonts.ts";
 export { assFilter } from "./ass/ass-filter.ts";
 export { layoutSubtitles, type SubtitleLayout } from "./layout/subtitle-layout.ts";

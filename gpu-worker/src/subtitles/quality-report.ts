@@ -55,7 +55,8 @@ export function qualityReport(input: {
     if (word.confidence !== undefined && word.confidence < LOW_CONFIDENCE_THRESHOLD) flags.push("low_confidence");
     if (input.speech !== null && inSilence(word, input.speech)) flags.push("no_speech");
     if (word.vocabulary) flags.push("vocabulary");
-    return { text: word.text, start: word.start, end: word.end, confidence: word.confidence ?? null, flags, ...(word.original !== undefined ? { original: word.original } : {}) };
+    const original = word.original !== undefined ? { original: word.original } : {};
+    return { text: word.text, start: word.start, end: word.end, confidence: word.confidence ?? null, flags, ...original };
   });
   return {
     job_id: input.jobId,

@@ -25,9 +25,11 @@ export interface SubtitleFiles {
  */
 export function subtitleFiles(input: Omit<QualityReportInput, "layout"> & { durationSeconds: number; style: ResolvedStyle }): SubtitleFiles {
   const started = performance.now();
-  const layout = layoutSubtitles(input.words, { profile: SUBTITLE_PROFILES[input.profile], frameRate: input.frameRate, durationSeconds: input.durationSeconds });
+  const { words, frameRate, durationSeconds } = input;
+  const layout = layoutSubtitles(words, { profile: SUBTITLE_PROFILES[input.profile], frameRate, durationSeconds });
   const laidOut = performance.now();
   const report = qualityReport({ ...input, layout });
   const reportMs = performance.now() - laidOut;
-  return { srt: cuesToSrt(layout.cues), vtt: cuesToVtt(layout.cues), ass: assSubtitles(layout.cues, input.style), report, layoutMs: laidOut - started, reportMs };
+  const { cues } = layout;
+  return { srt: cuesToSrt(cues), vtt: cuesToVtt(cues), ass: assSubtitles(cues, input.style), report, layoutMs: laidOut - started, reportMs };
 }

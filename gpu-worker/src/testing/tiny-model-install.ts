@@ -14,7 +14,11 @@ export function rolePath(dir: string, files: ModelDescription["files"], role: Fi
 }
 
 /** Writes a test model's files with `write` and records them as installed, as `models:download` would. */
-export async function installDescribed(dir: string, description: ModelDescription, write: (path: (role: FileRole) => string) => Promise<void>): Promise<InstalledModel> {
+export async function installDescribed(
+  dir: string,
+  description: ModelDescription,
+  write: (path: (role: FileRole) => string) => Promise<void>,
+): Promise<InstalledModel> {
   await mkdir(dir, { recursive: true });
   await write((role) => rolePath(dir, description.files, role));
   return writeInstallRecord(dir, description);

@@ -45,7 +45,11 @@ const SILENT = -20;
 const SPREAD = 3;
 
 /** Writes the model and tokens.txt where `path` places each role. */
-export async function writeTinySenseVoiceModel(path: (role: FileRole) => string, tokens: readonly TinySenseVoiceToken[], options: TinySenseVoiceOptions = {}): Promise<void> {
+export async function writeTinySenseVoiceModel(
+  path: (role: FileRole) => string,
+  tokens: readonly TinySenseVoiceToken[],
+  options: TinySenseVoiceOptions = {},
+): Promise<void> {
   const threshold = options.threshold ?? 6;
   const languageTones = Object.entries(options.languageTones ?? {}) as [SenseVoiceLanguage, number][];
   const bins = [...new Set([...tokens.map((t) => t.bin), ...languageTones.map(([, bin]) => bin)])];
@@ -163,7 +167,11 @@ export async function writeTinySenseVoiceModel(path: (role: FileRole) => string,
 }
 
 /** Writes the tiny SenseVoice into `dir` and records it as installed; `as` (a manifest entry) names it and places its files. */
-export function installTinySenseVoiceModel(dir: string, tokens: readonly TinySenseVoiceToken[], options: TinySenseVoiceOptions & { as?: ModelDescription } = {}): Promise<InstalledModel> {
+export function installTinySenseVoiceModel(
+  dir: string,
+  tokens: readonly TinySenseVoiceToken[],
+  options: TinySenseVoiceOptions & { as?: ModelDescription } = {},
+): Promise<InstalledModel> {
   const description: ModelDescription = options.as ?? {
     name: "tiny-tone-sense-voice",
     family: "sense-voice",

@@ -24,7 +24,9 @@ export async function createWordPass(options: WordPassOptions, lexicon: Phonetic
   const phones = await lexicon.lookup(words.flat(), signal);
   const terms: SnapTerm[] = options.vocabulary.map((text, t) => {
     let pronunciations: string[][] = [[]];
-    for (const word of words[t]!) pronunciations = pronunciations.flatMap((head) => (phones.get(word) ?? []).slice(0, 2).map((v) => [...head, ...v])).slice(0, 8);
+    for (const word of words[t]!) {
+      pronunciations = pronunciations.flatMap((head) => (phones.get(word) ?? []).slice(0, 2).map((v) => [...head, ...v])).slice(0, 8);
+    }
     return { text, words: words[t]!.map(bareKey), pronunciations: pronunciations.filter((p) => p.length > 0) };
   });
   return async (recognised, passSignal) => {

@@ -10,7 +10,10 @@ test("defaults fill an empty environment", () => {
   assert.equal(env.WORKER_CONCURRENCY, 1);
   assert.equal(env.DATABASE_URL, undefined);
   assert.equal(env.TRUST_PROXY, false);
-  assert.deepEqual([env.DOWNLOAD_TIMEOUT_SECONDS, env.DOWNLOAD_MIN_BYTES_PER_SECOND, env.DOWNLOAD_THROUGHPUT_WINDOW_SECONDS, env.PROBE_TIMEOUT_SECONDS], [180, 65_536, 20, 15]);
+  assert.deepEqual(
+    [env.DOWNLOAD_TIMEOUT_SECONDS, env.DOWNLOAD_MIN_BYTES_PER_SECOND, env.DOWNLOAD_THROUGHPUT_WINDOW_SECONDS, env.PROBE_TIMEOUT_SECONDS],
+    [180, 65_536, 20, 15],
+  );
   assert.deepEqual([env.PROCESSING_DEADLINE_BASE_SECONDS, env.PROCESSING_DEADLINE_FACTOR], [60, 0.8]);
 });
 

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import pino from "pino";
-import { DatabaseWaitTimeout, retryDelayMs, retryWhileDatabaseUnavailable, waitForDatabase, type Clock } from "./database-retry.ts";
+import { DatabaseWaitTimeout, retryDelayMs, retryWhileDatabaseUnavailable, waitForDatabase, type RetryClock } from "./database-retry.ts";
 import { isDatabaseUnavailable } from "./database-errors.ts";
 
 /** A clock that only moves when the code under test sleeps. */
-function fakeClock(): Clock & { slept: number[] } {
+function fakeClock(): RetryClock & { slept: number[] } {
   let now = 1_000_000;
   const slept: number[] = [];
   return {

@@ -1,20 +1,13 @@
-import { setTimeout as delay } from "node:timers/promises";
 import type { Logger } from "pino";
+import { realClock, type Clock } from "../runtime/clock.ts";
 import { isDatabaseUnavailable } from "./database-errors.ts";
 
 const FIRST_DELAY_MS = 100;
 // A try a second at most: a process serves again within a second of the database's return.
 const MAX_DELAY_MS = 1000;
 
-export interface Clock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
-const realClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) => delay(ms, undefined, { signal }),
-};
+/** What the retries need of a clock. */
+export type RetryClock = Pick<Clock, "now" | "sleep">;
 
 export interface RetryOptions {
   /** Stops the retries: the last error is thrown. */
@@ -23,7 +16,7 @@ export interface RetryOptions {
   deadline?: number;
   /** After each failed try, with the delay before the next. */
   onRetry?(error: unknown, retryInMs: number): void;
-  clock?: Clock;
+  clock?: RetryClock;
 }
 
 /** The delays between tries: 100 ms doubling to 1 s. */
@@ -65,7 +58,7 @@ const REMINDER_MS = 10_000;
  * line when the wait begins, a reminder every 10 s and one when it ends. Gives up after
  * `timeoutSeconds` with a DatabaseWaitTimeout that names the last error.
  */
-export async function waitForDatabase<T>(operation: () => Promise<T>, options: { timeoutSeconds: number; logger: Logger; clock?: Clock }): Promise<T> {
+export async function waitForDatabase<T>(operation: () => Promise<T>, options: { timeoutSeconds: number; logger: Logger; clock?: RetryClock }): Promise<T> {
   const clock = options.clock ?? realClock;
   const started = clock.now();
   let waiting = false;

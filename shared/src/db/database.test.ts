@@ -94,8 +94,11 @@ describe("a broken connection never crashes the process", () => {
   test("waiting for a pooled connection is bounded by the connect timeout", async () => {
     const db = createDatabase(database.url, { max: 1, connectTimeoutSeconds: 1 });
     try {
-      const holding = db.transaction().execute(() => new Promise((resolve) => setTimeout(resolve, 1500)));
+      // The only connection stays taken until the wait for another has ended, however long that takes.
+      const done = Promise.withResolvers<void>();
+      const holding = db.transaction().execute(() => done.promise);
       await assert.rejects(sql`SELECT 1`.execute(db), (error: unknown) => isDatabaseUnavailable(error));
+      done.resolve();
       await holding;
     } finally {
       await db.destroy();

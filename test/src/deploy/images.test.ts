@@ -129,7 +129,8 @@ describe("docker/gpu-worker/Dockerfile specifics", () => {
 
   test("the VAD model comes from its pinned npm package through models:download; nothing is fetched from the web by ADD", () => {
     assert.deepEqual(instructions.filter((i) => i.keyword === "ADD" && i.args.some(isUrl)), []);
-    // models:download installs the VAD before any speech model (the test above checks the build runs it). A copy installed on the building machine stays out: the image takes and checks its own.
+    // models:download installs the VAD before any speech model (the test above checks the build runs it). A copy
+    // installed on the building machine stays out: the image takes and checks its own.
     const installed = path.relative(REPO_ROOT, DEFAULT_SILERO_VAD_MODEL);
     assert.equal(isIgnored(DOCKERIGNORE, installed), true, installed);
   });

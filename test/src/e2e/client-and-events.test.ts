@@ -6,11 +6,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { promisify } from "node:util";
-import { openEventStream, type EventStreamClient } from "@caption/control-plane/testing";
+import { openEventStream, spawnService, type EventStreamClient, type ServiceProcess } from "@caption/control-plane/testing";
 import { makeSpeechVideo } from "@caption/gpu-worker/testing";
 import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
 import { REPO_ROOT } from "../fixtures/repo-paths.ts";
-import { spawnService, type ServiceProcess } from "../support/service-process.ts";
 import { startTestService, type TestService } from "../support/test-service.ts";
 import { writeTypedClient } from "../support/typed-client.ts";
 

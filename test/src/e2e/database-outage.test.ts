@@ -8,9 +8,8 @@ import { createDatabase, type Db } from "@caption/shared/db/database";
 import { createKey } from "@caption/control-plane";
 import { makeSpeechVideo } from "@caption/gpu-worker/testing";
 import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
-import { apiRequest, type ApiRequestOptions, type ApiResponse } from "@caption/control-plane/testing";
+import { apiRequest, spawnService, type ApiRequestOptions, type ApiResponse, type LogEntry, type ServiceProcess } from "@caption/control-plane/testing";
 import { startRestartablePostgres, type RestartablePostgres } from "../support/restartable-postgres.ts";
-import { spawnService, type LogEntry, type ServiceProcess } from "../support/service-process.ts";
 
 // PostgreSQL restarted and stopped under the distributed service — two API processes and a worker
 // with a job in flight — on a cluster of this test's own. Times are measured and reported (see the
@@ -71,7 +70,12 @@ interface Answer { api: number; status: number; sent: number; at: number; code?:
  * per API keep transactions open often enough that a restart lands inside some: without the
  * lifelong error listener of shared/src/db/database.ts an API process died in each run tried.
  */
-function callContinuously(apis: { url: string; process: ServiceProcess }[], key: string, jobId: string, submission: { body: unknown; headers: Record<string, string> }) {
+function callContinuously(
+  apis: { url: string; process: ServiceProcess }[],
+  key: string,
+  jobId: string,
+  submission: { body: unknown; headers: Record<string, string> },
+) {
   const urls = apis.map((api) => api.url);
   const answers: Answer[] = [];
   let running = true;

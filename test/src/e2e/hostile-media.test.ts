@@ -56,7 +56,10 @@ async function expectFailed(target: TestService, key: string, job: Job, code: st
   assert.doesNotMatch(job.error?.message ?? "", /(^|[\s'"(:])\/(tmp|data|work|var|srv|home|root)\b/, "no server path in the message");
   assert.ok(!(job.error?.message ?? "").includes(target.dataDir));
   const usage = (await target.call("GET", "/v1/usage", key)).body;
-  assert.deepEqual({ available: usage.available_seconds, reserved: usage.reserved_seconds, consumed: usage.consumed_seconds }, { available: credits, reserved: 0, consumed: 0 });
+  assert.deepEqual(
+    { available: usage.available_seconds, reserved: usage.reserved_seconds, consumed: usage.consumed_seconds },
+    { available: credits, reserved: 0, consumed: 0 },
+  );
 }
 
 /** The stored captioned video of a completed job, measured by its packets. */

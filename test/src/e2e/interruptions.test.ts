@@ -7,7 +7,7 @@ import pino from "pino";
 import { CANCEL_POLL_MS } from "@caption/gpu-worker";
 import { descendantProcesses, makeSpeechVideo } from "@caption/gpu-worker/testing";
 import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
-import { spawnService, type LogEntry, type ServiceProcess } from "../support/service-process.ts";
+import { spawnService, type LogEntry, type ServiceProcess } from "@caption/control-plane/testing";
 import { startTestService, type TestService } from "../support/test-service.ts";
 
 const TEXT = "This clip is long enough to cancel while it renders. It keeps talking for a while so the worker is busy.";

@@ -102,7 +102,11 @@ describe("edit the words, change the preset, render again", () => {
     assert.ok(short.length >= 4, `short words to correct: ${JSON.stringify(original.transcript.words)}`);
     corrected = [short[1]!, short[3]!];
     reference = short[2]!;
-    edited = original.transcript.words.map(({ text: t, start, end }, i) => ({ text: i === corrected[0] ? LONG_WORD : i === corrected[1] ? OTHER_WORD : t, start, end }));
+    edited = original.transcript.words.map(({ text: t, start, end }, i) => ({
+      text: i === corrected[0] ? LONG_WORD : i === corrected[1] ? OTHER_WORD : t,
+      start,
+      end,
+    }));
 
     // One word at a time, no animation: at a word's time the picture shows that word alone.
     const requested = await service.call("POST", `/v1/jobs/${first.job.id}/renders`, key, { preset: "background", style: { line_count: 0 }, words: edited });
@@ -129,7 +133,10 @@ describe("edit the words, change the preset, render again", () => {
 
   test("the picture shows the corrected word while it is spoken", async () => {
     const mid = (i: number) => (edited[i]!.start + edited[i]!.end) / 2;
-    const [long, heard] = await Promise.all([captionWidth(rerender.video, source.path, mid(corrected[0])), captionWidth(rerender.video, source.path, mid(reference))]);
+    const [long, heard] = await Promise.all([
+      captionWidth(rerender.video, source.path, mid(corrected[0])),
+      captionWidth(rerender.video, source.path, mid(reference)),
+    ]);
     assert.ok(heard > 10, `a caption is drawn for "${edited[reference]!.text}" (${heard} px)`);
     assert.ok(long > 2.5 * heard, `"${LONG_WORD}" (${long} px) is drawn far wider than the ≤ 5 letters the recognizer heard, as "${edited[reference]!.text}" is (${heard} px)`);
   });

@@ -16,7 +16,10 @@ export function webhookRoutes(router: Router<AppState>, deps: AppDeps): void {
 
   router.post("/v1/webhook_endpoints", write, ...jsonBody({ limit: "16kb", tooLargeIs413: false }), async (ctx) => {
     const request = endpointRequest.parse(ctx.request.body);
-    const created = await createWebhookEndpoint(deps.db, principalOf(ctx.state).accountId, request, { allowPrivateAddresses: deps.allowPrivateAddresses });
+    const created = await createWebhookEndpoint(deps.db, principalOf(ctx.state).accountId, request, {
+      allowPrivateAddresses: deps.allowPrivateAddresses,
+      now: deps.now,
+    });
     ctx.state.log.info({ webhook_endpoint_id: created.id, events: created.events }, "webhook endpoint created");
     ctx.status = 201;
     ctx.set("Cache-Control", "no-store");

@@ -90,7 +90,10 @@ export function hotwordsFor(terms: readonly string[], vocabulary: readonly strin
   for (const term of terms) {
     const words = cleanWords(term);
     const variants = [words, words.map((w) => w.toUpperCase()), words.map((w) => w.toLowerCase())];
-    const found = words.length === 0 ? undefined : variants.map((variant) => ({ variant, pieces: variant.map((w) => spell(w, pieces, longest)) })).find((v) => v.pieces.every((p) => p !== null));
+    const found =
+      words.length === 0
+        ? undefined
+        : variants.map((variant) => ({ variant, pieces: variant.map((w) => spell(w, pieces, longest)) })).find((v) => v.pieces.every((p) => p !== null));
     if (found) spelt.push({ term: found.variant.join(" "), words: found.variant, pieces: found.pieces.flatMap((p) => p ?? []) });
     else unspellable.push(term);
   }

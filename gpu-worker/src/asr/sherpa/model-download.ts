@@ -105,7 +105,11 @@ async function request(url: string, options: DownloadOptions, resume?: { from: n
 }
 
 /** Checks the first answer against the pins; its size and the validator resumptions must match. */
-async function firstAnswer(response: Response, url: string, options: DownloadOptions): Promise<{ expected: number | undefined; validator: string | undefined }> {
+async function firstAnswer(
+  response: Response,
+  url: string,
+  options: DownloadOptions,
+): Promise<{ expected: number | undefined; validator: string | undefined }> {
   const { label } = options;
   if (!response.ok || !response.body) {
     await response.body?.cancel();
@@ -128,7 +132,13 @@ function rangeStart(response: Response): number | undefined {
 }
 
 /** Appends the body to `file`; a broken or silent connection is ConnectionLost, with what arrived kept. */
-async function receive(response: Response, file: Awaited<ReturnType<typeof open>>, progress: Progress, expected: number | undefined, options: DownloadOptions): Promise<void> {
+async function receive(
+  response: Response,
+  file: Awaited<ReturnType<typeof open>>,
+  progress: Progress,
+  expected: number | undefined,
+  options: DownloadOptions,
+): Promise<void> {
   const { label, report, signal } = options;
   if (!response.body) throw new ConnectionLost("no body");
   const idle = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
@@ -140,7 +150,8 @@ async function receive(response: Response, file: Awaited<ReturnType<typeof open>
     for (;;) {
       const next = await new Promise<Awaited<ReturnType<typeof reader.read>>>((resolve, reject) => {
         silent = setTimeout(() => reject(new ConnectionLost(`nothing for ${idle / 1000} s`)), idle);
-        reader.read().then(resolve, (error: unknown) => reject(signal.aborted ? signal.reason : new ConnectionLost((error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message)));
+        const lost = (error: Error) => new ConnectionLost(error.cause instanceof Error ? error.cause.message : error.message);
+        reader.read().then(resolve, (error: unknown) => reject(signal.aborted ? signal.reason : lost(error as Error)));
       }).finally(() => clearTimeout(silent));
       signal.throwIfAborted();
       if (next.done) {

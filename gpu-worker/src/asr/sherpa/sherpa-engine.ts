@@ -137,7 +137,8 @@ class SherpaEngine implements SpeechEngine {
     const heard = spokenLanguage(result.lang);
     if (heard !== undefined && this.languages.includes(heard)) options.onLanguage?.(heard);
     const span = { start: segment.start, end: segment.start + segment.samples.length / SAMPLE_RATE };
-    const timed = { tokens: result.tokens, timestamps: this.#installed.record.tokenTimestamps ? result.timestamps : [], durations: result.durations, logProbs: result.ys_log_probs };
+    const timestamps = this.#installed.record.tokenTimestamps ? result.timestamps : [];
+    const timed = { tokens: result.tokens, timestamps, durations: result.durations, logProbs: result.ys_log_probs };
     return tokensToWords(timed, span);
   }
 

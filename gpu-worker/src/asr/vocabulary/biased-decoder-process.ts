@@ -64,7 +64,8 @@ async function decode(file: string): Promise<DecodedSegment[]> {
     const start: [number] = [0];
     const end: [number] = [0];
     lib.ps_seg_frames(seg, start, end);
-    segments.push({ word: lib.ps_seg_word(seg), startFrame: start[0], endFrame: end[0], posterior: lib.logmath_exp(logmath, lib.ps_seg_prob(seg, null, null, null)) });
+    const posterior = lib.logmath_exp(logmath, lib.ps_seg_prob(seg, null, null, null));
+    segments.push({ word: lib.ps_seg_word(seg), startFrame: start[0], endFrame: end[0], posterior });
   }
   return segments;
 }

@@ -101,7 +101,8 @@ function wordsOf(segments: readonly DecodedSegment[]): Word[] {
   return segments.flatMap((segment) => {
     const text = spokenWord(segment.word);
     if (text === undefined) return [];
-    return [{ text, start: segment.startFrame / FRAMES_PER_SECOND, end: (segment.endFrame + 1) / FRAMES_PER_SECOND, confidence: Math.round(segment.posterior * 1000) / 1000 }];
+    const confidence = Math.round(segment.posterior * 1000) / 1000;
+    return [{ text, start: segment.startFrame / FRAMES_PER_SECOND, end: (segment.endFrame + 1) / FRAMES_PER_SECOND, confidence }];
   });
 }
 

@@ -1,9 +1,11 @@
 import type { Rect } from "../caption-geometry.ts";
 import type { CueLayout } from "../caption-layout.ts";
-import { activeWordIndex, easeOutCubic, plainLook, progress, wordStartMotionTimes, type CaptionAnimation } from "./caption-animation.ts";
+import { activeWordIndex, plainLook, wordStartMotionTimes, type CaptionAnimation } from "./caption-animation.ts";
+import { wordStarts } from "./ass-look.ts";
+import { easeOutCubic, progress } from "./easing.ts";
 
 const SLIDE_SECONDS = 0.12;
-export const PAD_X_EM = 0.15;
+const PAD_X_EM = 0.15;
 const RADIUS_EM = 0.18;
 
 function wordBox(layout: CueLayout, index: number): Rect {
@@ -29,4 +31,10 @@ export const activeWordBox: CaptionAnimation = {
     return { words, boxes: [{ rect, color: style.highlight_color, radius: RADIUS_EM * layout.fontPx }] };
   },
   changeTimes: (layout, frameStep) => wordStartMotionTimes(layout, SLIDE_SECONDS, frameStep),
+  ass: {
+    leavesOut: "the box sliding between words, its rounded corners",
+    boxPadXEm: PAD_X_EM,
+    switchTimes: wordStarts,
+    look: (_word, { active, plain }) => ({ ...plain, boxed: active }),
+  },
 };

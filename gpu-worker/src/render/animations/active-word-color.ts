@@ -1,4 +1,5 @@
 import { activeWordIndex, plainLook, wordStartTimes, type CaptionAnimation } from "./caption-animation.ts";
+import { wordStarts } from "./ass-look.ts";
 
 /** The word being spoken takes `highlight_color`. */
 export const activeWordColor: CaptionAnimation = {
@@ -8,4 +9,9 @@ export const activeWordColor: CaptionAnimation = {
     return { words: layout.words.map((_, i) => ({ ...plainLook(style), color: i === active ? style.highlight_color : style.text_color })), boxes: [] };
   },
   changeTimes: wordStartTimes,
+  ass: {
+    leavesOut: null,
+    switchTimes: wordStarts,
+    look: (_word, { active, plain, style }) => (active ? { ...plain, color: style.highlight_color } : plain),
+  },
 };

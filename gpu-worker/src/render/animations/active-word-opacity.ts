@@ -1,6 +1,7 @@
 import { plainLook, wordStartTimes, type CaptionAnimation } from "./caption-animation.ts";
+import { wordStarts } from "./ass-look.ts";
 
-export const UNSPOKEN_OPACITY = 0.4;
+const UNSPOKEN_OPACITY = 0.4;
 
 /** Words already spoken are opaque, the rest dimmed. */
 export const activeWordOpacity: CaptionAnimation = {
@@ -10,4 +11,9 @@ export const activeWordOpacity: CaptionAnimation = {
     boxes: [],
   }),
   changeTimes: wordStartTimes,
+  ass: {
+    leavesOut: null,
+    switchTimes: wordStarts,
+    look: (word, { t, plain }) => ({ ...plain, opacity: word.start <= t ? 1 : UNSPOKEN_OPACITY }),
+  },
 };

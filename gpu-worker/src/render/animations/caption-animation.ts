@@ -2,6 +2,7 @@ import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import type { Rect } from "../caption-geometry.ts";
 import type { CueLayout } from "../caption-layout.ts";
 import type { FaceWeight } from "../fonts.ts";
+import type { AssFace } from "./ass-look.ts";
 
 /** How one word looks at an instant; the painter draws words from these, in layout order. */
 export interface WordLook {
@@ -45,6 +46,10 @@ export interface CaptionFrame {
   boxes: CaptionBox[];
 }
 
+/**
+ * One animation, with its two faces side by side: the frames our renderer paints (Skia: `frame`, `changeTimes` and
+ * the room they need) and the look an ASS script gives it for libass (`ass`, as plain data subtitles/ass formats).
+ */
 export interface CaptionAnimation {
   /** Extra room above and below the block the animation may paint into, in em of the font size. */
   overshootEm: number;
@@ -67,6 +72,8 @@ export interface CaptionAnimation {
    * Continuous motion lists every video frame (`frameStep` seconds apart) while it lasts.
    */
   changeTimes(layout: CueLayout, frameStep: number): number[];
+  /** The animation as far as ASS override tags can express it. */
+  ass: AssFace;
 }
 
 /** A word drawn plainly in the style's colours. */
@@ -93,27 +100,6 @@ export function activeWordIndex(layout: { readonly words: readonly { start: numb
   });
   return active;
 }
-
-/** 0 at `start`, 1 after `duration` seconds, clamped. */
-export function progress(t: number, start: number, duration: number): number {
-  return Math.min(1, Math.max(0, (t - start) / duration));
-}
-
-export const easeOutCubic = (p: number) => 1 - (1 - p) ** 3;
-
-const BACK_C1 = 1.70158;
-const BACK_C3 = BACK_C1 + 1;
-
-/** Overshoots past 1 before settling: a pop. */
-export function easeOutBack(p: number): number {
-  if (p <= 0 || p >= 1) return p <= 0 ? 0 : 1;
-  return 1 + BACK_C3 * (p - 1) ** 3 + BACK_C1 * (p - 1) ** 2;
-}
-
-/** Where easeOutBack peaks (its derivative is 0), about 58 % of the way. */
-export const EASE_OUT_BACK_PEAK_AT = 1 - (2 * BACK_C1) / (3 * BACK_C3);
-/** The highest value easeOutBack reaches, about 1.1. */
-export const EASE_OUT_BACK_PEAK = easeOutBack(EASE_OUT_BACK_PEAK_AT);
 
 /** `from`, the video-frame instants (multiples of `step`) after it and before `to`, and `to`, where motion settles. */
 export function framesBetween(from: number, to: number, step: number): number[] {

@@ -1,7 +1,9 @@
-import { EASE_OUT_BACK_PEAK, easeOutBack, framesBetween, cueTimes, plainLook, progress, type CaptionAnimation } from "./caption-animation.ts";
+import { framesBetween, cueTimes, plainLook, type CaptionAnimation } from "./caption-animation.ts";
+import { assPop, noSwitches } from "./ass-look.ts";
+import { EASE_OUT_BACK_PEAK, easeOutBack, progress } from "./easing.ts";
 
-export const POP_SECONDS = 0.22;
-export const START_SCALE = 0.5;
+const POP_SECONDS = 0.22;
+const START_SCALE = 0.5;
 
 /** The whole cue pops in about its centre when it starts. */
 export const centerPop: CaptionAnimation = {
@@ -24,4 +26,9 @@ export const centerPop: CaptionAnimation = {
     };
   },
   changeTimes: (layout, frameStep) => cueTimes(layout, framesBetween(layout.cue.start, layout.cue.start + POP_SECONDS, frameStep)),
+  ass: {
+    leavesOut: null,
+    switchTimes: noSwitches,
+    look: (_word, { t, cue, plain }) => ({ ...plain, ...assPop(t, cue.start, { seconds: POP_SECONDS, startScale: START_SCALE }) }),
+  },
 };

@@ -1,6 +1,8 @@
-import { easeOutCubic, plainLook, progress, wordStartMotionTimes, type CaptionAnimation } from "./caption-animation.ts";
+import { plainLook, wordStartMotionTimes, type CaptionAnimation } from "./caption-animation.ts";
+import { assFadeIn, wordStarts } from "./ass-look.ts";
+import { easeOutCubic, progress } from "./easing.ts";
 
-export const FLOAT_SECONDS = 0.3;
+const FLOAT_SECONDS = 0.3;
 const RISE_EM = 0.4;
 
 /** Each word fades in when spoken, rising into place. */
@@ -15,4 +17,9 @@ export const floatIn: CaptionAnimation = {
     boxes: [],
   }),
   changeTimes: (layout, frameStep) => wordStartMotionTimes(layout, FLOAT_SECONDS, frameStep),
+  ass: {
+    leavesOut: "the rise (words only fade in)",
+    switchTimes: wordStarts,
+    look: (word, { t, plain }) => (word.start <= t ? { ...plain, ...assFadeIn(t, word.start, FLOAT_SECONDS) } : { ...plain, opacity: 0 }),
+  },
 };

@@ -1,6 +1,8 @@
-import { easeOutCubic, plainLook, progress, wordStartMotionTimes, type CaptionAnimation } from "./caption-animation.ts";
+import { plainLook, wordStartMotionTimes, type CaptionAnimation } from "./caption-animation.ts";
+import { assFadeIn, wordStarts } from "./ass-look.ts";
+import { easeOutCubic, progress } from "./easing.ts";
 
-export const FADE_SECONDS = 0.25;
+const FADE_SECONDS = 0.25;
 
 /** Each word fades in when spoken; the glow is the style's shadow, cast by whatever is visible. */
 export const glowFadeIn: CaptionAnimation = {
@@ -15,4 +17,9 @@ export const glowFadeIn: CaptionAnimation = {
     boxes: [],
   }),
   changeTimes: (layout, frameStep) => wordStartMotionTimes(layout, FADE_SECONDS, frameStep),
+  ass: {
+    leavesOut: null,
+    switchTimes: wordStarts,
+    look: (word, { t, plain }) => (word.start <= t ? { ...plain, ...assFadeIn(t, word.start, FADE_SECONDS) } : { ...plain, opacity: 0 }),
+  },
 };

@@ -1,7 +1,9 @@
-import { EASE_OUT_BACK_PEAK, easeOutBack, plainLook, progress, wordStartMotionTimes, type CaptionAnimation } from "./caption-animation.ts";
+import { plainLook, wordStartMotionTimes, type CaptionAnimation } from "./caption-animation.ts";
+import { assPop, wordStarts } from "./ass-look.ts";
+import { EASE_OUT_BACK_PEAK, easeOutBack, progress } from "./easing.ts";
 
-export const POP_SECONDS = 0.18;
-export const START_SCALE = 0.4;
+const POP_SECONDS = 0.18;
+const START_SCALE = 0.4;
 
 /** Each word appears when spoken, popping from small past full size and back. */
 export const popIn: CaptionAnimation = {
@@ -18,4 +20,10 @@ export const popIn: CaptionAnimation = {
     boxes: [],
   }),
   changeTimes: (layout, frameStep) => wordStartMotionTimes(layout, POP_SECONDS, frameStep),
+  ass: {
+    leavesOut: null,
+    switchTimes: wordStarts,
+    look: (word, { t, plain }) =>
+      word.start <= t ? { ...plain, ...assPop(t, word.start, { seconds: POP_SECONDS, startScale: START_SCALE }) } : { ...plain, opacity: 0 },
+  },
 };

@@ -1,4 +1,6 @@
-import { cueTimes, framesBetween, plainLook, progress, type CaptionAnimation } from "./caption-animation.ts";
+import { cueTimes, framesBetween, plainLook, type CaptionAnimation } from "./caption-animation.ts";
+import { noSwitches } from "./ass-look.ts";
+import { progress } from "./easing.ts";
 
 /** `highlight_color` sweeps through each word, left to right, while it is spoken. */
 export const progressiveFill: CaptionAnimation = {
@@ -12,4 +14,10 @@ export const progressiveFill: CaptionAnimation = {
   }),
   changeTimes: (layout, frameStep) =>
     cueTimes(layout, layout.words.flatMap((w) => framesBetween(w.start, w.end, frameStep))),
+  ass: {
+    leavesOut: null,
+    fills: true,
+    switchTimes: noSwitches,
+    look: (word, { t, plain }) => ({ ...plain, fill: { startMs: (word.start - t) * 1000, endMs: (word.end - t) * 1000 } }),
+  },
 };

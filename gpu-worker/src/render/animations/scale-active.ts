@@ -1,7 +1,9 @@
-import { activeWordIndex, easeOutCubic, plainLook, progress, wordStartMotionTimes, type CaptionAnimation } from "./caption-animation.ts";
+import { activeWordIndex, plainLook, wordStartMotionTimes, type CaptionAnimation } from "./caption-animation.ts";
+import { assGrow, wordStarts } from "./ass-look.ts";
+import { easeOutCubic, progress } from "./easing.ts";
 
-export const GROWTH = 0.15;
-export const GROW_SECONDS = 0.1;
+const GROWTH = 0.15;
+const GROW_SECONDS = 0.1;
 
 /**
  * The word being spoken takes `highlight_color` and grows; the words beside it on its line move apart by
@@ -27,4 +29,10 @@ export const scaleActive: CaptionAnimation = {
     };
   },
   changeTimes: (layout, frameStep) => wordStartMotionTimes(layout, GROW_SECONDS, frameStep),
+  ass: {
+    leavesOut: "the neighbours moving apart",
+    switchTimes: wordStarts,
+    look: (word, { t, active, plain, style }) =>
+      active ? { ...plain, color: style.highlight_color, ...assGrow(t, word.start, GROW_SECONDS, 1 + GROWTH) } : plain,
+  },
 };

@@ -1,6 +1,8 @@
-import { cueTimes, easeOutCubic, framesBetween, plainLook, progress, type CaptionAnimation } from "./caption-animation.ts";
+import { cueTimes, framesBetween, plainLook, type CaptionAnimation } from "./caption-animation.ts";
+import { assFadeIn } from "./ass-look.ts";
+import { easeOutCubic, progress } from "./easing.ts";
 
-export const SLIDE_SECONDS = 0.25;
+const SLIDE_SECONDS = 0.25;
 const RISE_LINES = 0.5;
 
 /** Each line, background included, slides up and fades in when its first word is spoken. */
@@ -24,4 +26,12 @@ export const slideLines: CaptionAnimation = {
   },
   changeTimes: (layout, frameStep) =>
     cueTimes(layout, layout.lines.flatMap((line) => (line.words[0] ? framesBetween(line.words[0].start, line.words[0].start + SLIDE_SECONDS, frameStep) : []))),
+  ass: {
+    leavesOut: "the slide (lines only fade in)",
+    switchTimes: (words) => words.map((w) => w.lineStart),
+    look: (word, { t, plain }) =>
+      word.lineStart <= t
+        ? { ...plain, carriesBackground: true, ...assFadeIn(t, word.lineStart, SLIDE_SECONDS) }
+        : { ...plain, carriesBackground: true, opacity: 0 },
+  },
 };

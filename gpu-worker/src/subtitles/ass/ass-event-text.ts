@@ -1,5 +1,6 @@
 import type { FontFamily } from "@caption/shared/api/style";
-import { plainLook, type AssTransition, type AssWord, type AssWordLook } from "./ass-animations.ts";
+import { plainAssLook, type AssTransition, type AssWordLook } from "../../render/animations/ass-look.ts";
+import type { AssWord } from "./ass-states.ts";
 import { alphaByte, assEscape, assNumber, assTagAlpha, assTagColor } from "./ass-format.ts";
 
 /**
@@ -25,7 +26,7 @@ export interface LayerText {
 /** The dialogue text of one event on one layer; `timed` when it changes during the event (`\t`, `\kf`). */
 export function assEventText(words: readonly AssWord[], layer: AssLayer, context: LayerText): { text: string; timed: boolean } {
   // What the layer's style draws without tags.
-  let current = tagsFor(plainLook(context.textColor), layer, context);
+  let current = tagsFor(plainAssLook(context.textColor), layer, context);
   let currentTransitions = "";
   let animated = new Set<string>();
   let karaokeCs = 0;

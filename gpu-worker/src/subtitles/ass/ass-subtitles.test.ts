@@ -233,7 +233,9 @@ test("for every preset, each layer's events tile every cue without gaps or overl
       const style = styleOf(preset, { line_count: lineCount as 0 | 1 | 2 | 3 });
       const cues = buildCues(words, { lineCount, maxLineWidth: 300, measure: (text) => text.length * 40 });
       const { dialogues } = parseScript(assSubtitles(cues, style));
-      const spans = cues.map((c, i) => ({ start: centiseconds(c.start), end: Math.min(centiseconds(c.end), centiseconds(cues[i + 1]?.start ?? Infinity)) })).filter((s) => s.end > s.start);
+      const spans = cues
+        .map((c, i) => ({ start: centiseconds(c.start), end: Math.min(centiseconds(c.end), centiseconds(cues[i + 1]?.start ?? Infinity)) }))
+        .filter((s) => s.end > s.start);
       for (const layer of new Set(dialogues.map((d) => d.layer))) {
         const events = dialogues.filter((d) => d.layer === layer);
         for (let i = 1; i < events.length; i++) assert.ok(events[i - 1]!.endCs <= events[i]!.startCs, `${preset} layer ${layer}: events ${i - 1} and ${i} overlap`);

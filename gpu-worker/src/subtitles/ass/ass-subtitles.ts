@@ -1,10 +1,12 @@
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import { blockShift } from "@caption/shared/style/geometry";
-import { PAD_X_EM as WORD_BOX_PAD_X_EM } from "../../render/animations/active-word-box.ts";
+import { animationFor } from "../../render/animations/animation-for.ts";
+import type { AssFace } from "../../render/animations/ass-look.ts";
+import type { CaptionAnimation } from "../../render/animations/caption-animation.ts";
 import { captionGeometry, type CaptionGeometry } from "../../render/caption-geometry.ts";
 import { skiaFontMeasure, type FontMeasure } from "../../render/font-measure.ts";
 import type { Cue } from "../../render/cue-builder.ts";
-import { assStates } from "./ass-animations.ts";
+import { assStates } from "./ass-states.ts";
 import { assEventText, type AssLayer, type LayerText } from "./ass-event-text.ts";
 import { assFontSize, THIN_FACE_NAMES, WIN_METRICS_EM } from "./ass-fonts.ts";
 import { alphaByte, assNumber, assStyleColor, assTime, centiseconds } from "./ass-format.ts";
@@ -51,7 +53,8 @@ interface AssEvent {
 /**
  * A complete ASS script of `cues` drawn in `style`, for burning in with libass: the same words, line breaks,
  * times, font, size, colours, outline, shadow, background and placement as our renderer, and its animation
- * as far as ASS override tags can express it (see ass-animations.ts).
+ * as far as ASS override tags can express it (its ASS face, render/animations/ass-look.ts; by default the style's
+ * own animation).
  * Sizes: ASS `Fontsize` is scaled by the font's OS/2 win height (ass-fonts.ts) so glyphs are as tall as ours.
  * Known differences: libass spaces lines by the win height (ours: the font's ascent + descent, at least 1.15 em;
  * the line at the anchored edge is placed like ours),
@@ -59,11 +62,12 @@ interface AssEvent {
  * side (our `text_alignment` can differ from `horizontal_position`), and a cue too wide for the frame is not
  * shrunk to fit.
  */
-export function assSubtitles(cues: readonly Cue[], style: ResolvedStyle): string {
+export function assSubtitles(cues: readonly Cue[], style: ResolvedStyle, animation: CaptionAnimation = animationFor(style.animation)): string {
+  const face = animation.ass;
   const geometry = captionGeometry(style);
   const placement = placementFor(style, geometry, skiaFontMeasure(style));
-  const layers = layersFor(style, geometry);
-  const styleLines = layers.map((spec) => styleLine(spec, style, geometry, placement));
+  const layers = layersFor(face, style, geometry);
+  const styleLines = layers.map((spec) => styleLine(spec, face, style, geometry, placement));
   const context: LayerText = {
     family: style.font_family,
     textColor: style.text_color,
@@ -80,7 +84,7 @@ export function assSubtitles(cues: readonly Cue[], style: ResolvedStyle): string
   shown.forEach((cue, c) => {
     // Events never reach into the next cue: libass would stack the two instead of replacing one by the other.
     const limitCs = centiseconds(shown[c + 1]?.start ?? Number.POSITIVE_INFINITY);
-    const states = assStates(cue, style);
+    const states = assStates(cue, style, face);
     layers.forEach((spec, layer) => {
       let previous: (AssEvent & { timed: boolean }) | null = null;
       for (const state of states) {
@@ -122,13 +126,13 @@ export function assSubtitles(cues: readonly Cue[], style: ResolvedStyle): string
 }
 
 /** The layers the style needs, bottom up. */
-function layersFor(style: ResolvedStyle, geometry: CaptionGeometry): LayerSpec[] {
+function layersFor(face: AssFace, style: ResolvedStyle, geometry: CaptionGeometry): LayerSpec[] {
   const layers: LayerSpec[] = [];
   if (geometry.background !== null && style.background.opacity > 0) {
     layers.push({ layer: "background", style: "Background", prefix: `\\xbord${assNumber(geometry.background.padX)}\\ybord${assNumber(geometry.background.padY)}` });
   }
-  if (style.animation === "active-word-box") {
-    layers.push({ layer: "word-box", style: "WordBox", prefix: `\\xbord${assNumber(WORD_BOX_PAD_X_EM * geometry.fontPx)}\\ybord0` });
+  if (face.boxPadXEm !== undefined) {
+    layers.push({ layer: "word-box", style: "WordBox", prefix: `\\xbord${assNumber(face.boxPadXEm * geometry.fontPx)}\\ybord0` });
   }
   const shadow = geometry.shadow;
   let textPrefix = "";
@@ -144,7 +148,7 @@ function layersFor(style: ResolvedStyle, geometry: CaptionGeometry): LayerSpec[]
   return layers;
 }
 
-function styleLine(spec: LayerSpec, style: ResolvedStyle, geometry: CaptionGeometry, placement: Placement): string {
+function styleLine(spec: LayerSpec, face: AssFace, style: ResolvedStyle, geometry: CaptionGeometry, placement: Placement): string {
   const invisible = assStyleColor("#000000", 255);
   const shadow = geometry.shadow;
   const shadowDistance = shadow === null ? 0 : Math.max(Math.hypot(shadow.dx, shadow.dy), MIN_SHADOW_OFFSET);
@@ -155,7 +159,7 @@ function styleLine(spec: LayerSpec, style: ResolvedStyle, geometry: CaptionGeome
   switch (spec.layer) {
     case "text": {
       // Karaoke fills from SecondaryColour to PrimaryColour.
-      const primary = style.animation === "progressive-fill" ? style.highlight_color : style.text_color;
+      const primary = face.fills === true ? style.highlight_color : style.text_color;
       colours = [assStyleColor(primary), assStyleColor(style.text_color), assStyleColor(style.outline.color), assStyleColor(style.shadow.color)];
       if (shadow !== null && shadow.blur === 0) shadowDepth = shadowDistance;
       break;

@@ -15,7 +15,8 @@ function spoken(text: string, from = 0, step = 0.3): Word[] {
   return text.split(" ").map((t, i) => ({ text: t, start: from + i * step, end: from + (i + 1) * step - 0.05 }));
 }
 const shape = (cues: Cue[]) => cues.map((c) => c.lines.map((l) => lineText(l.words)));
-const layout = (words: Word[], profile: SubtitleProfile = NETFLIX, frameRate = 25, durationSeconds = 600) => layoutSubtitles(words, { profile, frameRate, durationSeconds });
+const layout = (words: Word[], profile: SubtitleProfile = NETFLIX, frameRate = 25, durationSeconds = 600) =>
+  layoutSubtitles(words, { profile, frameRate, durationSeconds });
 
 test("one word at a time becomes cues of whole sentences within the line limits", () => {
   const words = spoken("The quick brown fox jumps over the lazy dog. Then it runs into the forest, far away from the farm, and sleeps.", 0, 0.4);
@@ -147,11 +148,13 @@ function fewestBreaks(words: Word[], limits: RuleLimits, videoEndMs: number): nu
       // Every 20 ms, and around every point where a rule's verdict can change.
       const points = new Set<number>();
       for (let t = s; t <= latest; t += 20) points.add(t);
-      for (const p of [latest, e, s + limits.minDurationMs, s + limits.maxDurationMs, ...(next === null ? [] : [next - limits.minGapMs, next - limits.closeGapsBelowMs])]) {
+      const gapPoints = next === null ? [] : [next - limits.minGapMs, next - limits.closeGapsBelowMs];
+      for (const p of [latest, e, s + limits.minDurationMs, s + limits.maxDurationMs, ...gapPoints]) {
         for (const q of [p - 1, p, p + 1]) if (q >= s && q <= latest) points.add(q);
       }
       const chars = [...texts.join(" ")].length;
-      for (const [count, rate] of [[chars, limits.maxCharsPerSecond], [len, limits.maxWordsPerMinute === null ? null : limits.maxWordsPerMinute / 60]] as const) {
+      const wordsPerSecond = limits.maxWordsPerMinute === null ? null : limits.maxWordsPerMinute / 60;
+      for (const [count, rate] of [[chars, limits.maxCharsPerSecond], [len, wordsPerSecond]] as const) {
         if (rate === null) continue;
         const p = s + Math.ceil((count * 1000) / rate);
         for (const q of [p - 1, p, p + 1]) if (q >= s && q <= latest) points.add(q);
@@ -160,7 +163,8 @@ function fewestBreaks(words: Word[], limits: RuleLimits, videoEndMs: number): nu
       let fewest = Infinity;
       for (const endMs of points) {
         // One line of all the words: the timing rules count a line break as the space it stands for.
-        const cue: Cue = { start: s / 1000, end: endMs / 1000, lines: [{ words: cueWords.map((w) => ({ text: w.text, start: w.s / 1000, end: w.e / 1000 })) }] };
+        const line = { words: cueWords.map((w) => ({ text: w.text, start: w.s / 1000, end: w.e / 1000 })) };
+        const cue: Cue = { start: s / 1000, end: endMs / 1000, lines: [line] };
         const timingBreaks = cueRuleBreaks(cue, next === null ? null : next / 1000, limits).filter((b) => b.rule !== "max_chars_per_line" && b.rule !== "max_lines");
         fewest = Math.min(fewest, timingBreaks.length);
       }
@@ -211,7 +215,8 @@ test("property: long random speech keeps every rule that needs no more than a re
         const next = cues[i + 1];
         const word = cue.lines[0]!.words[0]!;
         const roomy = next === undefined ? durationSeconds - word.end > 1 : next.start - word.end > 1;
-        if (cue.lines.length === 1 && cue.lines[0]!.words.length === 1 && word.text.length <= limits.maxCharsPerLine && roomy && word.end - word.start <= 6 && word.end - word.start >= 0.5) {
+        const alone = cue.lines.length === 1 && cue.lines[0]!.words.length === 1;
+        if (alone && word.text.length <= limits.maxCharsPerLine && roomy && word.end - word.start <= 6 && word.end - word.start >= 0.5) {
           assert.deepEqual(checked[i], [], `${JSON.stringify(cue)} could keep every rule`);
         }
       }

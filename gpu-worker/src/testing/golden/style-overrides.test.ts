@@ -121,7 +121,10 @@ test("background box draws background.color at background.opacity behind the blo
   const green: Rgb = [0, 255, 0];
   const expected = BACKDROP.map((v, c) => Math.round(v * 0.5 + green[c]! * 0.5)) as unknown as Rgb;
   // Just inside the padding (0.3 em each side, 0.08 em above and below), left of the text.
-  assert.ok(near(rgbAt(frame, block.x - 0.15 * fontPx, block.y + block.height / 2), expected, 1), String(rgbAt(frame, block.x - 0.15 * fontPx, block.y + block.height / 2)));
+  assert.ok(
+    near(rgbAt(frame, block.x - 0.15 * fontPx, block.y + block.height / 2), expected, 1),
+    String(rgbAt(frame, block.x - 0.15 * fontPx, block.y + block.height / 2)),
+  );
   assert.ok(near(rgbAt(frame, block.x + block.width + 0.15 * fontPx, block.y), expected, 1));
   assert.deepEqual(rgbAt(frame, block.x - 0.3 * fontPx - 3, block.y + block.height / 2), BACKDROP);
   const boxPixels = pixels(frame, (rgb) => near(rgb, expected, 1)).count;
