@@ -10,8 +10,8 @@ export async function presentJob(row: JobRecord, links: ResultLinks, baseUrl: st
   const expiresAt = row.expires_at ? new Date(row.expires_at) : null;
   const filesLive = row.status === "completed" && expiresAt !== null && expiresAt > now && row.files_deleted_at === null;
   const link = async (key: string | null) => (filesLive && key && expiresAt ? links.url(key, expiresAt, baseUrl) : null);
-  const [videoUrl, srtUrl, transcriptUrl, vttUrl, assUrl] = await Promise.all(
-    [row.video_key, row.srt_key, row.transcript_key, row.vtt_key, row.ass_key].map(link),
+  const [videoUrl, srtUrl, transcriptUrl, vttUrl, assUrl, qualityUrl] = await Promise.all(
+    [row.video_key, row.srt_key, row.transcript_key, row.vtt_key, row.ass_key, row.quality_key].map(link),
   );
   return {
     id: row.id,
@@ -21,8 +21,15 @@ export async function presentJob(row: JobRecord, links: ResultLinks, baseUrl: st
     source_job_id: row.source_job_id,
     expires_at: expiresAt ? expiresAt.toISOString() : null,
     video: videoUrl ? { url: videoUrl, content_type: "video/mp4" } : null,
-    subtitles: { srt_url: srtUrl ?? null, transcript_url: transcriptUrl ?? null, vtt_url: vttUrl ?? null, ass_url: assUrl ?? null },
+    subtitles: {
+      srt_url: srtUrl ?? null,
+      transcript_url: transcriptUrl ?? null,
+      vtt_url: vttUrl ?? null,
+      ass_url: assUrl ?? null,
+      quality_url: qualityUrl ?? null,
+    },
     usage: { reserved_seconds: row.reserved_seconds, billed_seconds: row.billed_seconds },
     error: row.error_code ? { code: row.error_code, message: row.error_message ?? row.error_code } : null,
+    quality: row.status === "completed" ? row.quality : null,
   };
 }

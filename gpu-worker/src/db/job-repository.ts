@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { ACTIVE_STATUSES, type JobStatus } from "@caption/shared/api/job";
 import type { DbOrTrx } from "@caption/shared/db/database";
+import type { QualitySummary } from "@caption/shared/api/quality-report";
 import type { JobRow } from "@caption/shared/db/tables";
 import type { JobErrorCode } from "@caption/shared/errors/codes";
 import { withoutPaths } from "@caption/shared/errors/redact-paths";
@@ -74,6 +75,8 @@ export interface CompletedFiles {
   assKey: string;
   transcriptKey: string;
   sourceVideoKey: string;
+  qualityKey: string;
+  quality: QualitySummary;
   expiresAt: Date;
 }
 
@@ -91,6 +94,8 @@ export async function markCompleted(db: DbOrTrx, jobId: string, billedSeconds: n
       vtt_key: files.vttKey,
       ass_key: files.assKey,
       source_video_key: files.sourceVideoKey,
+      quality_key: files.qualityKey,
+      quality: JSON.stringify(files.quality),
       expires_at: files.expiresAt,
       finished_at: now,
       updated_at: now,
@@ -156,7 +161,16 @@ export async function forgetResultFiles(db: DbOrTrx, jobIds: readonly string[]):
   if (jobIds.length === 0) return;
   await db
     .updateTable("jobs")
-    .set({ files_deleted_at: now, video_key: null, srt_key: null, vtt_key: null, ass_key: null, transcript_key: null, source_video_key: null })
+    .set({
+      files_deleted_at: now,
+      video_key: null,
+      srt_key: null,
+      vtt_key: null,
+      ass_key: null,
+      transcript_key: null,
+      source_video_key: null,
+      quality_key: null,
+    })
     .where("id", "in", jobIds)
     .execute();
 }

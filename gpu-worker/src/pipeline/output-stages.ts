@@ -1,15 +1,13 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { QualitySummary } from "@caption/shared/api/quality-report";
 import type { Transcript } from "@caption/shared/api/transcript";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import { jobStatus } from "../db/job-repository.ts";
 import type { MediaInfo } from "../media/media-info.ts";
-import type { Cue } from "../render/cue-builder.ts";
 import { renderCaptionedVideo, type CaptionCues } from "../render/render-video.ts";
 import { RESULT_FILES, resultKey, SOURCE_VIDEO_FILE } from "../storage/result-store.ts";
-import { assSubtitles } from "../subtitles/ass/ass-subtitles.ts";
-import { cuesToSrt } from "../subtitles/srt.ts";
-import { cuesToVtt } from "../subtitles/vtt.ts";
+import { subtitleFiles, type QualityReportInput } from "../subtitles/subtitle-files.ts";
 import { recordRender } from "../telemetry/attempt-tracing.ts";
 import type { AttemptContext } from "./attempt-context.ts";
 import { completeJob } from "./job-transitions.ts";
@@ -71,30 +69,48 @@ export async function renderCaptions(
 }
 
 /**
- * Writes the SRT, WebVTT, ASS and transcript of the cues, then stores them, the captioned video and the
- * source video under the job's key prefix (the source stays so the job can be rendered again).
+ * Lays the job's words out by its subtitle profile (the picture follows the preset instead), writes the SRT,
+ * WebVTT, ASS, quality report and transcript, then stores them, the captioned video and the source video under
+ * the job's key prefix (the source stays so the job can be rendered again). Returns the report's summary.
  */
 export async function storeResults(
   ctx: AttemptContext,
-  input: { sourcePath: string; cues: readonly Cue[]; style: ResolvedStyle; transcript: Transcript; progress: number },
-): Promise<void> {
-  const { deps, dir, job, signal } = ctx;
-  await ctx.tracing.stage("store", async () => {
+  input: { sourcePath: string; media: MediaInfo; style: ResolvedStyle; transcript: Transcript; quality: QualityInput; progress: number },
+): Promise<QualitySummary> {
+  const { deps, dir, job, log, signal } = ctx;
+  return ctx.tracing.stage("store", async () => {
     await ctx.progress.report(input.progress);
-    await writeFile(path.join(dir, RESULT_FILES.srt.name), cuesToSrt(input.cues), "utf8");
-    await writeFile(path.join(dir, RESULT_FILES.vtt.name), cuesToVtt(input.cues), "utf8");
-    await writeFile(path.join(dir, RESULT_FILES.ass.name), assSubtitles(input.cues, input.style), "utf8");
-    await writeFile(path.join(dir, RESULT_FILES.transcript.name), JSON.stringify(input.transcript), "utf8");
+    const { media, transcript } = input;
+    const subtitles = subtitleFiles({
+      jobId: job.id,
+      profile: job.subtitle_profile,
+      frameRate: media.frameRate,
+      durationSeconds: media.durationSeconds,
+      style: input.style,
+      engine: { name: transcript.engine, model: transcript.model },
+      ...input.quality,
+    });
+    const { report } = subtitles;
+    log.info({ ...report.summary, layout_ms: Math.round(subtitles.layoutMs), report_ms: Math.round(subtitles.reportMs) }, "subtitles laid out");
+    await writeFile(path.join(dir, RESULT_FILES.quality.name), JSON.stringify(report), "utf8");
+    await writeFile(path.join(dir, RESULT_FILES.srt.name), subtitles.srt, "utf8");
+    await writeFile(path.join(dir, RESULT_FILES.vtt.name), subtitles.vtt, "utf8");
+    await writeFile(path.join(dir, RESULT_FILES.ass.name), subtitles.ass, "utf8");
+    await writeFile(path.join(dir, RESULT_FILES.transcript.name), JSON.stringify(transcript), "utf8");
     const files = Object.values(RESULT_FILES).map((file) => ({ ...file, localPath: path.join(dir, file.name) }));
     for (const file of [...files, { ...SOURCE_VIDEO_FILE, localPath: input.sourcePath }]) {
       signal.throwIfAborted();
       ctx.stored.push(await deps.store.put(job.id, file.name, file.localPath, file.contentType, { signal }));
     }
+    return report.summary;
   });
 }
 
-/** Charges the reservation and marks the job completed with its files' keys, in one transaction. */
-export async function completeWithCharge(ctx: AttemptContext, input: { seconds: number; video: CaptionedVideo }): Promise<void> {
+/** The words the files hold (the transcript's, with what changed them), the detected speech, the vocabulary's fate. */
+export type QualityInput = Pick<QualityReportInput, "words" | "speech" | "vocabulary">;
+
+/** Charges the reservation and marks the job completed with its files' keys and quality summary, in one transaction. */
+export async function completeWithCharge(ctx: AttemptContext, input: { seconds: number; video: CaptionedVideo; quality: QualitySummary }): Promise<void> {
   const { deps, job, log, tracing } = ctx;
   const key = (name: string) => resultKey(job.id, name);
   const outcome = await tracing.stage("charge", () =>
@@ -104,6 +120,8 @@ export async function completeWithCharge(ctx: AttemptContext, input: { seconds: 
       vttKey: key(RESULT_FILES.vtt.name),
       assKey: key(RESULT_FILES.ass.name),
       transcriptKey: key(RESULT_FILES.transcript.name),
+      qualityKey: key(RESULT_FILES.quality.name),
+      quality: input.quality,
       sourceVideoKey: key(SOURCE_VIDEO_FILE.name),
       expiresAt: new Date(deps.clock.now() + RETENTION_MS),
     }),
