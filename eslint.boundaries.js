@@ -13,7 +13,7 @@ const MAY_DEPEND_ON = {
 /** Top layer first. Folders of one layer do not import each other. */
 const LAYERS = {
   "control-plane": [["cli"], ["runtime"], ["http"], ["services"], ["db", "queue", "storage", "telemetry"]],
-  "gpu-worker": [["cli"], ["runtime", "tools"], ["pipeline"], ["subtitles"], ["asr", "render", "ingest", "storage", "db", "telemetry"], ["media"]],
+  "gpu-worker": [["cli"], ["runtime", "tools"], ["pipeline"], ["subtitles", "words"], ["asr", "render", "ingest", "storage", "db", "telemetry"], ["media"]],
 };
 const MAX_DEPTH = 3;
 const KOA_FREE = { "control-plane": ["services", "db", "queue", "storage"] };

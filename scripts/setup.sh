@@ -3,12 +3,14 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-# ffmpeg/ffprobe: decode, overlay, encode. flite: test speech. pocketsphinx: the offline fallback recognizer.
+# ffmpeg/ffprobe: decode, overlay, encode. flite: test speech, and (t2p) with espeak-ng the pronunciations of
+# a job's vocabulary terms. pocketsphinx: the offline fallback recognizer (libpocketsphinx3 biases it).
 # openssl: the tests' certificate authority. bzip2: sherpa-onnx model archives. chromium: the headless
 # browser the tests open /docs in (playwright-core drives Debian's build; no browser download).
 need=""
 command -v ffmpeg >/dev/null 2>&1 || need="$need ffmpeg"
 command -v flite >/dev/null 2>&1 || need="$need flite"
+command -v espeak-ng >/dev/null 2>&1 || need="$need espeak-ng"
 command -v pocketsphinx_batch >/dev/null 2>&1 || need="$need pocketsphinx"
 [ -d /usr/share/pocketsphinx/model/en-us ] || need="$need pocketsphinx-en-us"
 command -v openssl >/dev/null 2>&1 || need="$need openssl"

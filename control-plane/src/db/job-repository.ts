@@ -7,15 +7,17 @@ export async function insertJob(db: DbOrTrx, job: NewJobRow): Promise<void> {
 }
 
 /**
- * A job as the API reads it: every column but a render job's edited words (megabytes at most, read by
- * the worker alone), so polling never carries them. A column missing from the list fails type-checking.
+ * A job as the API reads it: every column but a render job's edited words (megabytes at most) and a caption
+ * job's vocabulary and replacements (read by the worker alone), so polling never carries them. A column
+ * missing from the list fails type-checking.
  */
-export type JobRecord = Omit<JobRow, "words">;
+export type JobRecord = Omit<JobRow, "words" | "vocabulary" | "replacements">;
 export const RECORD_COLUMNS = [
   "id", "account_id", "kind", "source_job_id", "status", "progress", "video_url", "preset", "language", "style", "max_duration_seconds",
   "media", "resolved_style", "duration_seconds", "source_sha256", "source_bytes", "reserved_seconds", "billed_seconds", "error_code",
   "error_message", "video_key", "srt_key", "transcript_key", "vtt_key", "ass_key", "source_video_key", "traceparent", "attempts",
   "created_at", "updated_at", "started_at", "finished_at", "expires_at", "files_deleted_at", "base_url",
+  "subtitle_profile", "profanity", "quality_key", "quality",
   "output_kind", "poster_key", "preview_strip_key", "overlay_webm_key", "overlay_mov_key",
 ] as const satisfies readonly (keyof JobRecord)[];
 

@@ -63,7 +63,8 @@ describe("jobs", () => {
     assert.ok(!Number.isNaN(Date.parse(res.body.created_at)));
     assert.equal(res.body.expires_at, null);
     assert.equal(res.body.video, null);
-    assert.deepEqual(res.body.subtitles, { srt_url: null, transcript_url: null, vtt_url: null, ass_url: null });
+    assert.deepEqual(res.body.subtitles, { srt_url: null, transcript_url: null, vtt_url: null, ass_url: null, quality_url: null });
+    assert.equal(res.body.quality, null, "no quality summary before completion");
     assert.equal(res.body.source_job_id, null, "a submitted video renders no other job");
     assert.deepEqual(res.body.usage, { reserved_seconds: 0, billed_seconds: 0 });
     assert.equal(res.body.error, null);

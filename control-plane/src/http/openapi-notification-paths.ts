@@ -10,7 +10,11 @@ const endpointIdParam = idParam("The webhook endpoint's id (we_…)");
 /** The media types result files are served with (SERVED_FILES), each with its schema. */
 function resultFileContent(): Record<string, { schema: object }> {
   const schemaOf = (mediaType: string) =>
-    mediaType === "application/json" ? ref("Transcript") : /^(video|image)\//.test(mediaType) ? { type: "string", contentMediaType: mediaType } : { type: "string" };
+    mediaType === "application/json"
+      ? { oneOf: [ref("Transcript"), ref("QualityReport")] }
+      : /^(video|image)\//.test(mediaType)
+        ? { type: "string", contentMediaType: mediaType }
+        : { type: "string" };
   return Object.fromEntries(SERVED_FILES.map(({ contentType }) => {
     const mediaType = contentType.split(";")[0]!;
     return [mediaType, { schema: schemaOf(mediaType) }];
@@ -24,7 +28,8 @@ export function fileAndEventPaths() {
         operationId: "downloadResultFile",
         tags: ["Files"],
         summary: "Download a result file through its signed link",
-        description: "The links in a completed Job (video.url, poster_url, preview_strip_url and overlay_urls, subtitles.srt_url, vtt_url, ass_url and transcript_url) point here; they need no API key and expire with the files. Supports Range requests.",
+        description:
+          "The links in a completed Job (video.url, poster_url, preview_strip_url and overlay_urls, subtitles.srt_url, vtt_url, ass_url, transcript_url and quality_url) point here; they need no API key and expire with the files. Supports Range requests.",
         security: [],
         parameters: [
           { name: "job", in: "path", required: true, description: "The job's id", schema: { type: "string" } },

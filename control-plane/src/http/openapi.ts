@@ -6,6 +6,7 @@ import { PREVIEW_CONTENT_TYPES, PreviewRequestSchema } from "@caption/shared/api
 import { RenderRequestSchema } from "@caption/shared/api/render-request";
 import { SubmissionRequestSchema, SubmissionResponseSchema } from "@caption/shared/api/submission";
 import { TranscriptSchema } from "@caption/shared/api/transcript";
+import { QualityReportSchema } from "@caption/shared/api/quality-report";
 import { UsageSchema } from "@caption/shared/api/usage";
 import { WebhookDeliveryListSchema, WebhookEndpointCreatedSchema, WebhookEndpointListSchema, WebhookEndpointRequestSchema, WebhookPayloadSchema } from "@caption/shared/api/webhook";
 import { bearer, error, idParam, jobCreationErrors, json, needs, plain, rateLimited, retryAfter } from "./openapi-parts.ts";
@@ -47,6 +48,7 @@ export function buildOpenApiDocument(serverUrl: string) {
         Usage: plain(UsageSchema),
         PresetList: plain(PresetListSchema),
         Transcript: plain(TranscriptSchema),
+        QualityReport: plain(QualityReportSchema),
         WebhookEndpointRequest: plain(WebhookEndpointRequestSchema),
         WebhookEndpointCreated: plain(WebhookEndpointCreatedSchema),
         WebhookEndpointList: plain(WebhookEndpointListSchema),

@@ -78,6 +78,19 @@ describe("submission validation (spec: Submission request, Style object)", () =>
     ["shadow.angle 181", { video_url: VIDEO, style: { shadow: { angle: 181 } } }, /between -180 and 180/],
     ["shadow.angle -181", { video_url: VIDEO, style: { shadow: { angle: -181 } } }, /between -180 and 180/],
     ["shadow null", { video_url: VIDEO, style: { shadow: null } }, /must not be null/],
+    ["subtitles.profile unknown", { video_url: VIDEO, subtitles: { profile: "youtube" } }, /subtitles\.profile must be one of "netflix", "bbc", "vertical"/],
+    ["subtitles unknown field", { video_url: VIDEO, subtitles: { cps: 20 } }, /unknown field subtitles\.cps/],
+    ["vocabulary of 101 terms", { video_url: VIDEO, vocabulary: Array.from({ length: 101 }, (_, i) => `term${i}`) }, /vocabulary must hold at most 100 items/],
+    ["vocabulary empty term", { video_url: VIDEO, vocabulary: ["ok", ""] }, /vocabulary\[1\] must not be empty/],
+    ["vocabulary blank term", { video_url: VIDEO, vocabulary: ["   "] }, /vocabulary\[0\] must hold visible text and no control characters/],
+    ["vocabulary term over 50", { video_url: VIDEO, vocabulary: ["x".repeat(51)] }, /vocabulary\[0\] must be at most 50 characters/],
+    ["vocabulary control character", { video_url: VIDEO, vocabulary: ["Kuber\u0007netes"] }, /vocabulary\[0\] must hold visible text and no control characters/],
+    ["vocabulary not strings", { video_url: VIDEO, vocabulary: [42] }, /vocabulary\[0\]/],
+    ["replacements empty key", { video_url: VIDEO, replacements: { "": "x" } }, /replacements: "" is not a word or phrase of 1 to 50 characters/],
+    ["replacements key with a tab", { video_url: VIDEO, replacements: { "a\tb": "x" } }, /replacements: "a\\tb" is not a word or phrase/],
+    ["replacements value not text", { video_url: VIDEO, replacements: { gonna: 1 } }, /replacements\.gonna/],
+    ["replacements value with a line break", { video_url: VIDEO, replacements: { gonna: "going\nto" } }, /replacements\.gonna must not contain control characters/],
+    ["profanity unknown", { video_url: VIDEO, profanity: "bleep" }, /profanity must be one of "keep", "mask"/],
   ];
   for (const [name, body, message] of invalid) {
     test(`400 INVALID_REQUEST: ${name}`, async () => {
@@ -109,6 +122,11 @@ describe("submission validation (spec: Submission request, Style object)", () =>
     ["lower bounds", { video_url: VIDEO, max_duration_seconds: 1, style: { font_size: 12, scale: 0.2, line_count: 0, outline: { thickness: 0 }, shadow: { blur: 0, distance: 0, angle: 180 }, background: { opacity: 1 } } }],
     ["empty nested objects", { video_url: VIDEO, style: { offset: {}, background: {}, outline: {}, shadow: {} } }],
     ["two-letter language", { video_url: VIDEO, language: "de" }],
+    ["subtitles, vocabulary, replacements, profanity", {
+      video_url: VIDEO, subtitles: { profile: "vertical" }, vocabulary: Array.from({ length: 100 }, (_, i) => `Term ${i} ${"x".repeat(40)}`),
+      replacements: { gonna: "going to", "kind of": "somewhat", um: "" }, profanity: "mask",
+    }],
+    ["empty subtitles object", { video_url: VIDEO, subtitles: {} }],
   ];
   for (const [name, body] of valid) {
     test(`202: ${name}`, async () => {

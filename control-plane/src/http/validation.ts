@@ -48,6 +48,9 @@ function describe(error: ValueError, value: unknown, at: string): string {
   const schema = error.schema as { anyOf?: { const?: unknown }[]; minimum?: number; maximum?: number; maxLength?: number; maxItems?: number; pattern?: string };
   switch (error.type) {
     case ValueErrorType.ObjectAdditionalProperties:
+      if (field.startsWith("replacements.")) {
+        return `replacements: ${JSON.stringify(error.path.slice(error.path.lastIndexOf("/") + 1))} is not a word or phrase of 1 to 50 characters without control characters`;
+      }
       return `unknown field ${field}`;
     case ValueErrorType.ObjectRequiredProperty:
       return `${field} is required`;
@@ -70,7 +73,8 @@ function describe(error: ValueError, value: unknown, at: string): string {
       return `${field} must hold at most ${schema.maxItems} items`;
     case ValueErrorType.StringPattern:
       if (field.endsWith("color")) return `${field} must be a #RRGGBB hex color`;
-      if (/^words\[\d+\]\.text$/u.test(field)) return `${field} must not contain control characters (tabs, line breaks…)`;
+      if (/^words\[\d+\]\.text$/u.test(field) || field.startsWith("replacements.")) return `${field} must not contain control characters (tabs, line breaks…)`;
+      if (/^vocabulary\[\d+\]$/u.test(field)) return `${field} must hold visible text and no control characters (tabs, line breaks…)`;
       if (field === "video_url") return "video_url must be an absolute https:// URL";
       return `${field} must match ${schema.pattern}`;
     case ValueErrorType.StringFormat:

@@ -1,5 +1,6 @@
 import type { SubmissionRequest, SubmissionResponse } from "@caption/shared/api/submission";
 import { MAX_VIDEO_SECONDS } from "@caption/shared/api/submission";
+import { DEFAULT_SUBTITLE_PROFILE } from "@caption/shared/api/subtitle-profile";
 import type { Principal } from "./authentication.ts";
 import { createJobOnce, type JobCreationDeps } from "./job-creation.ts";
 import type { LanguageSupport } from "./language-support.ts";
@@ -29,6 +30,10 @@ export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promi
     language: request.language ?? null,
     style: JSON.stringify(request.style ?? {}),
     max_duration_seconds: request.max_duration_seconds ?? MAX_VIDEO_SECONDS,
+    subtitle_profile: request.subtitles?.profile ?? DEFAULT_SUBTITLE_PROFILE,
+    vocabulary: request.vocabulary && request.vocabulary.length > 0 ? JSON.stringify(request.vocabulary) : null,
+    replacements: request.replacements && Object.keys(request.replacements).length > 0 ? JSON.stringify(request.replacements) : null,
+    profanity: request.profanity ?? "keep",
     output_kind: request.output?.kind ?? "burned",
   }));
 }

@@ -7,3 +7,4 @@ export { loadSpeechEngine } from "./engine-registry.ts";
 export { transcribeAudio } from "./transcribe-audio.ts";
 export { modelFolder } from "./model-folder.ts";
 export { DEFAULT_SILERO_VAD_MODEL } from "./silero-vad-model.ts";
+export { defaultPhoneticLexicon } from "./vocabulary/phonetic-lexicon.ts";

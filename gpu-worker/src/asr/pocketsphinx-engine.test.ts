@@ -51,6 +51,8 @@ test("transcribes each segment with absolute, ordered word times inside it, in o
       let previousEnd = segment.start;
       for (const word of words) {
         assert.ok(word.start >= previousEnd && word.end >= word.start && word.end <= segmentEnd, JSON.stringify(word));
+        // The engine's own figure: each word's posterior in the lattice.
+        assert.ok(word.confidence !== undefined && word.confidence >= 0 && word.confidence <= 1, JSON.stringify(word));
         assert.match(word.text, /^[a-z']+$/);
         previousEnd = word.end;
       }

@@ -5,8 +5,9 @@ import { join } from "node:path";
 import type { Word } from "@caption/shared/api/transcript";
 import { JobFailure } from "@caption/shared/errors/codes";
 import type { Logger } from "pino";
-import { parseHypseg } from "./pocketsphinx-hypseg.ts";
+import { parseReply, replyLength } from "./pocketsphinx-hypseg.ts";
 import { startPocketsphinxBatch, type PocketsphinxBatch } from "./pocketsphinx-process.ts";
+import { BiasedDecoders } from "./vocabulary/biased-decoders.ts";
 import { SAMPLE_RATE, type SpeechEngine, type SpeechSegment } from "./speech-engine.ts";
 
 export const DEFAULT_POCKETSPHINX_MODEL_DIR = "/usr/share/pocketsphinx/model/en-us";
@@ -23,7 +24,8 @@ export interface PocketsphinxEngineOptions {
 /**
  * English-only fallback engine. One `pocketsphinx_batch` process is kept for the engine's life and
  * fed segment files through its control file, because starting it and loading the models (~0.27 s)
- * would add a third to the decoding time of a typical 5 s segment.
+ * would add a third to the decoding time of a typical 5 s segment. A job with a vocabulary decodes on
+ * a decoder biased toward its terms instead (vocabulary/biased-decoders.ts), kept while the job runs.
  */
 export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}): SpeechEngine {
   const modelDir = options.modelDir ?? DEFAULT_POCKETSPHINX_MODEL_DIR;
@@ -49,15 +51,18 @@ export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}
     "-adcin", "yes", "-cepdir", workDir, "-cepext", ".raw",
     // Its own silence removal drops frames and would shift word times; the VAD already cut the segment.
     "-remove_silence", "no",
+    // Per utterance: the hypothesis (how many words follow), the words' times, and their lattice posteriors.
+    "-hyp", "/dev/stdout", "-hypseg", "/dev/stdout", "-ctm", "/dev/stdout",
   ];
   let batch: PocketsphinxBatch | undefined;
+  const biased = new BiasedDecoders(modelDir, logger);
   let queue: Promise<unknown> = Promise.resolve();
   let counter = 0;
   let closed = false;
 
   function running(): PocketsphinxBatch {
     if (!batch) {
-      const started = startPocketsphinxBatch(binary, args, logger);
+      const started = startPocketsphinxBatch(binary, args, replyLength, logger);
       logger?.debug({ pid: started.pid }, "pocketsphinx started");
       void started.exited.then(() => {
         if (batch === started) batch = undefined;
@@ -67,23 +72,40 @@ export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}
     return batch;
   }
 
-  async function decode(segment: SpeechSegment, signal: AbortSignal): Promise<Word[]> {
+  /** The batch decoder's words for an utterance file, and how to stop it midway. */
+  function plain(uttid: string): Decoding {
+    const decoder = running();
+    const words = decoder.request(uttid).then((reply) => {
+      const parsed = parseReply(reply);
+      if (parsed.uttid !== uttid) throw new Error(`pocketsphinx answered ${parsed.uttid} to ${uttid}`);
+      return parsed.words;
+    });
+    return { words, stop: () => decoder.kill() };
+  }
+
+  /** The words of a decoder biased toward the vocabulary (its own process); stopping it midway stops that process. */
+  function biasedBy(vocabulary: readonly string[], signal: AbortSignal): (uttid: string, file: string) => Decoding {
+    return (_uttid, file) => ({
+      words: biased.get(vocabulary, signal).then((decoder) => decoder.decode(file)),
+      stop: () => biased.drop(vocabulary),
+    });
+  }
+
+  async function decode(segment: SpeechSegment, signal: AbortSignal, run: (uttid: string, file: string) => Decoding): Promise<Word[]> {
     signal.throwIfAborted();
     if (closed) throw new Error("pocketsphinx engine is closed");
     const uttid = `u${String(++counter).padStart(8, "0")}`;
     const file = join(workDir, `${uttid}.raw`);
     await writeFile(file, toPcm16(segment.samples), { signal });
-    const decoder = running();
-    const onAbort = (): void => void decoder.kill();
+    const decoding = run(uttid, file);
+    const onAbort = (): void => void decoding.stop();
     signal.addEventListener("abort", onAbort, { once: true });
     try {
-      const line = await decoder.request(uttid);
+      const words = await decoding.words;
       signal.throwIfAborted();
-      const parsed = parseHypseg(line);
-      if (parsed.uttid !== uttid) throw new Error(`pocketsphinx answered ${parsed.uttid} to ${uttid}`);
       const end = segment.start + segment.samples.length / SAMPLE_RATE;
-      return parsed.words.map((word) => ({
-        text: word.text,
+      return words.map((word) => ({
+        ...word,
         start: Math.min(segment.start + word.start, end),
         end: Math.min(segment.start + word.end, end),
       }));
@@ -102,23 +124,30 @@ export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}
     languages: ["en"],
     detectsLanguage: false,
     provider: "cpu",
-    biasing: false,
-    transcribe(segment, { language, signal }) {
+    biasing: true,
+    transcribe(segment, { language, signal, vocabulary }) {
       if (language !== "en") {
         return Promise.reject(new JobFailure("UNSUPPORTED_LANGUAGE", `pocketsphinx transcribes English only, not "${language}"`));
       }
-      // The process decodes one control line at a time.
-      const result = queue.then(() => decode(segment, signal));
+      // One utterance at a time: each decoder uses a core, and the batch process reads one control line at a time.
+      const result = queue.then(() => decode(segment, signal, vocabulary && vocabulary.length > 0 ? biasedBy(vocabulary, signal) : plain));
       queue = result.catch(() => undefined);
       return result;
     },
     async close() {
       closed = true;
       await queue;
+      await biased.closeAll();
       await batch?.kill();
       rmSync(workDir, { recursive: true, force: true });
     },
   };
+}
+
+/** An utterance being decoded: its words to come, and how to stop the decoder midway. */
+interface Decoding {
+  words: Promise<Word[]>;
+  stop: () => Promise<void>;
 }
 
 function toPcm16(samples: Float32Array): Buffer {

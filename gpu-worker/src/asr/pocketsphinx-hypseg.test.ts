@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseHypseg } from "./pocketsphinx-hypseg.ts";
+import { parseHypseg, parseReply, replyLength } from "./pocketsphinx-hypseg.ts";
 
 test("words last until the next entry; fillers, silences and pronunciation variants are cleaned", () => {
   // Shape as printed by pocketsphinx_batch 0.8+5prealpha for flite speech.
@@ -26,4 +26,28 @@ test("anything else is refused rather than misread", () => {
   assert.throws(() => parseHypseg("INFO: batch.c(771): whatever"), /unexpected pocketsphinx output/);
   assert.throws(() => parseHypseg("u1 S 0 T 0 A 0 L 0 0 -1 0 word"), /unexpected pocketsphinx output/);
   assert.throws(() => parseHypseg("u1 S 0 T 0 A 0 L 0 x -1 0 word 12"), /unexpected pocketsphinx output/);
+});
+
+test("an answer of -hyp, -hypseg and -ctm lines gives each word its lattice posterior", () => {
+  // As printed by pocketsphinx_batch 0.8+5prealpha for flite speech, all three to one stream.
+  const lines = [
+    "the quick (u7 -11681116)",
+    "u7 S 0 T -11681116 A -11675648 L -5468 0 -132096 0 <s> 16 -214016 -190 the 27 -898048 -618 quick(2) 56 -1 0 [NOISE] 60 -5 -1 </s> 70",
+    "u7 1 0.16 0.10 the 0.581",
+    "u7 1 0.27 0.28 quick 0.783",
+  ];
+  assert.equal(replyLength(lines[0]!), 4);
+  assert.deepEqual(parseReply(lines), {
+    uttid: "u7",
+    words: [
+      { text: "the", start: 0.16, end: 0.27, confidence: 0.581 },
+      { text: "quick", start: 0.27, end: 0.56, confidence: 0.783 },
+    ],
+  });
+  assert.equal(replyLength(" (u8 0)"), 2);
+  assert.deepEqual(parseReply([" (u8 0)", "u8 S 0 T 0 A 0 L 0 0"]), { uttid: "u8", words: [] });
+  // Posteriors that do not line up with the words are dropped, never misassigned.
+  assert.equal(parseReply([lines[0]!, lines[1]!, lines[3]!, lines[2]!]).words[0]!.confidence, undefined);
+  assert.equal(replyLength("INFO: something"), 1);
+  assert.throws(() => parseReply(["INFO: something"]), /unexpected pocketsphinx output/);
 });

@@ -36,8 +36,42 @@ export function parseHypseg(line: string): { uttid: string; words: Word[] } {
 }
 
 /** The word as spoken, or undefined for `<s>`, `</s>`, `<sil>`, `[NOISE]`, `++GARBAGE++` and the like. */
-function spokenWord(token: string): string | undefined {
+export function spokenWord(token: string): string | undefined {
   if (/^(<.*>|\[.*\]|\+\+.*\+\+)$/.test(token)) return undefined;
   const text = token.replace(/\(\d+\)$/, "");
   return text === "" ? undefined : text;
+}
+
+// `-hyp`: the words of the best path, then the utterance id and score.
+const HYP = /^(.*?) ?\((\S+) -?\d+\)$/;
+
+/**
+ * Lines `pocketsphinx_batch -hyp -hypseg -ctm` (all to one stream) answers an utterance with: its `-hyp` line,
+ * its `-hypseg` line, then one `-ctm` line per real word of the hypothesis. Unrecognisable output counts as one
+ * line, which parseReply then refuses.
+ */
+export function replyLength(hypLine: string): number {
+  const hyp = HYP.exec(hypLine);
+  return hyp ? 2 + hyp[1]!.split(" ").filter(Boolean).length : 1;
+}
+
+/**
+ * The words of one answer (see replyLength) with their confidence: the posterior probability of the word in the
+ * utterance's lattice, as the `-ctm` lines print it. Words whose posteriors cannot be matched up keep none.
+ */
+export function parseReply(lines: readonly string[]): { uttid: string; words: Word[] } {
+  const [hypLine = "", hypsegLine = "", ...ctmLines] = lines;
+  const hyp = HYP.exec(hypLine);
+  if (!hyp) throw new Error(`unexpected pocketsphinx output: ${hypLine.slice(0, 200)}`);
+  const parsed = parseHypseg(hypsegLine);
+  if (parsed.uttid !== hyp[2]) throw new Error(`unexpected pocketsphinx output: ${hypsegLine.slice(0, 200)}`);
+  const posteriors = ctmLines.map((line) => {
+    const [, , start, , word, confidence] = line.trim().split(/\s+/);
+    return { start: Number(start), word, confidence: Number(confidence) };
+  });
+  const sameWord = (p: (typeof posteriors)[number], word: Word) => p.word === word.text && Math.abs(p.start - word.start) < 0.015;
+  const matched =
+    posteriors.length === parsed.words.length && posteriors.every((p, i) => sameWord(p, parsed.words[i]!) && p.confidence >= 0 && p.confidence <= 1);
+  if (!matched) return parsed;
+  return { uttid: parsed.uttid, words: parsed.words.map((word, i) => ({ ...word, confidence: posteriors[i]!.confidence })) };
 }

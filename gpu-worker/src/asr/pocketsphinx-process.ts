@@ -5,28 +5,38 @@ import type { Logger } from "pino";
 const STDERR_TAIL_CHARS = 4_096;
 
 /**
- * A long-lived `pocketsphinx_batch` reading its control file from stdin and writing `-hypseg` lines
- * to stdout: the acoustic and language models load once, then each control line decodes one file.
+ * A long-lived `pocketsphinx_batch` reading its control file from stdin and writing its results to
+ * stdout: the acoustic and language models load once, then each control line decodes one file.
  */
 export interface PocketsphinxBatch {
   readonly pid: number | undefined;
-  /** Sends one control-file line; resolves with its hypseg line. One request at a time. */
-  request(controlLine: string): Promise<string>;
+  /** Sends one control-file line; resolves with the lines it answers. One request at a time. */
+  request(controlLine: string): Promise<string[]>;
   /** SIGKILL; resolves once the process is gone. */
   kill(): Promise<void>;
   /** Resolves when the process has exited, for whatever reason. */
   readonly exited: Promise<void>;
 }
 
-export function startPocketsphinxBatch(binary: string, args: readonly string[], logger?: Logger): PocketsphinxBatch {
+/**
+ * `args` say where the results go (e.g. `-hypseg /dev/stdout`); `replyLength` tells from the first line of an
+ * answer how many lines the whole answer has.
+ */
+export function startPocketsphinxBatch(
+  binary: string,
+  args: readonly string[],
+  replyLength: (firstLine: string) => number,
+  logger?: Logger,
+): PocketsphinxBatch {
   // Node's stdio pipes are socket pairs, which pocketsphinx cannot fopen() through /dev/stdin; the
   // shell puts real pipes in between. When pocketsphinx ends, `kill 0` ends the feeding `cat` too,
   // which would otherwise wait on stdin forever. The group of its own lets kill() take all down.
-  const script = 'cat | { "$0" "$@" -ctl /dev/stdin -hypseg /dev/stdout; echo "exit status $?" >&2; kill 0; } | cat';
+  const script = 'cat | { "$0" "$@" -ctl /dev/stdin; echo "exit status $?" >&2; kill 0; } | cat';
   const child = spawn("sh", ["-c", script, binary, ...args], { stdio: ["pipe", "pipe", "pipe"], detached: true });
   let stderrTail = "";
   let failure: Error | undefined;
-  let waiting: { resolve: (line: string) => void; reject: (error: Error) => void } | undefined;
+  let waiting: { resolve: (lines: string[]) => void; reject: (error: Error) => void } | undefined;
+  let reply: string[] = [];
 
   const fail = (error: Error): void => {
     failure ??= error;
@@ -41,10 +51,16 @@ export function startPocketsphinxBatch(binary: string, args: readonly string[], 
   // EPIPE after an early exit is reported through the exit handler below.
   child.stdin.on("error", () => {});
   createInterface({ input: child.stdout }).on("line", (line) => {
-    const current = waiting;
+    if (!waiting) {
+      logger?.warn({ line: line.slice(0, 200) }, "unrequested pocketsphinx output");
+      return;
+    }
+    reply.push(line);
+    if (reply.length < replyLength(reply[0]!)) return;
+    const [current, lines] = [waiting, reply];
     waiting = undefined;
-    if (current) current.resolve(line);
-    else logger?.warn({ line: line.slice(0, 200) }, "unrequested pocketsphinx output");
+    reply = [];
+    current.resolve(lines);
   });
 
   const exited = new Promise<void>((resolve) => {
@@ -64,7 +80,7 @@ export function startPocketsphinxBatch(binary: string, args: readonly string[], 
     request(controlLine) {
       if (failure) return Promise.reject(failure);
       if (waiting) return Promise.reject(new Error("pocketsphinx request already in flight"));
-      return new Promise<string>((resolve, reject) => {
+      return new Promise<string[]>((resolve, reject) => {
         waiting = { resolve, reject };
         child.stdin.write(`${controlLine}\n`);
       });

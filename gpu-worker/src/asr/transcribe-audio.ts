@@ -29,6 +29,8 @@ export interface TranscribeAudioOptions {
 
 export interface TranscribedAudio {
   words: Word[];
+  /** The stretches the voice-activity detector called speech (absolute seconds, unpadded), in order. */
+  speech: { start: number; end: number }[];
   /** Speech segments that produced words; text is their words joined by spaces. */
   segments: Segment[];
   /** Seconds of audio read. */
@@ -60,9 +62,11 @@ export async function transcribeAudio(options: TranscribeAudioOptions): Promise<
   let previousEnd = 0;
   let decodeMs = 0;
   let speechSeconds = 0;
+  const stretches: { start: number; end: number }[] = [];
   const heard = new Map<string, number>();
   const speech = segmentSpeech(counted(), {
     signal,
+    onSpeech: (stretch) => stretches.push(stretch),
     ...(options.vadModelPath !== undefined ? { modelPath: options.vadModelPath } : {}),
     ...(options.maxSegmentSeconds !== undefined ? { maxSegmentSeconds: options.maxSegmentSeconds } : {}),
   });
@@ -100,7 +104,7 @@ export async function transcribeAudio(options: TranscribeAudioOptions): Promise<
     "audio transcribed",
   );
   const [mostHeard] = [...heard].sort((a, b) => b[1] - a[1]);
-  return { words, segments, duration, ...(mostHeard ? { language: mostHeard[0] } : {}) };
+  return { words, speech: stretches, segments, duration, ...(mostHeard ? { language: mostHeard[0] } : {}) };
 }
 
 async function recognise(engine: SpeechEngine, segment: SpeechSegment, options: TranscribeOptions): Promise<Word[]> {

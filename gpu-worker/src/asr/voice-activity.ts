@@ -19,6 +19,8 @@ export interface SegmentSpeechOptions {
   signal: AbortSignal;
   /** Longest segment emitted, in seconds (default 25). */
   maxSegmentSeconds?: number;
+  /** Each stretch the detector calls speech (absolute seconds, without the padding segments get), as it is found. */
+  onSpeech?: (stretch: { start: number; end: number }) => void;
 }
 
 interface NativeVad {
@@ -92,6 +94,7 @@ export async function* segmentSpeech(
     while (!vad.isEmpty()) {
       const found = vad.front(false);
       vad.pop();
+      options.onSpeech?.({ start: found.start / SAMPLE_RATE, end: (found.start + found.samples.length) / SAMPLE_RATE });
       const next = { start: Math.max(0, found.start - pad), end: found.start + found.samples.length + pad };
       if (pending && next.start - pending.end <= mergeGap) {
         pending.end = Math.max(pending.end, next.end);

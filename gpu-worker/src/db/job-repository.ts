@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { ACTIVE_STATUSES, type JobStatus } from "@caption/shared/api/job";
 import type { DbOrTrx } from "@caption/shared/db/database";
+import type { QualitySummary } from "@caption/shared/api/quality-report";
 import type { JobRow } from "@caption/shared/db/tables";
 import type { JobErrorCode } from "@caption/shared/errors/codes";
 import { withoutPaths } from "@caption/shared/errors/redact-paths";
@@ -74,6 +75,8 @@ export interface CompletedFiles {
   assKey: string;
   transcriptKey: string;
   sourceVideoKey: string;
+  qualityKey: string;
+  quality: QualitySummary;
   /** The pictures and the transparent overlay; null where the job has none (the overlay for kind burned). */
   posterKey: string | null;
   previewStripKey: string | null;
@@ -96,6 +99,8 @@ export async function markCompleted(db: DbOrTrx, jobId: string, billedSeconds: n
       vtt_key: files.vttKey,
       ass_key: files.assKey,
       source_video_key: files.sourceVideoKey,
+      quality_key: files.qualityKey,
+      quality: JSON.stringify(files.quality),
       poster_key: files.posterKey,
       preview_strip_key: files.previewStripKey,
       overlay_webm_key: files.overlayWebmKey,
@@ -173,6 +178,7 @@ export async function forgetResultFiles(db: DbOrTrx, jobIds: readonly string[]):
       ass_key: null,
       transcript_key: null,
       source_video_key: null,
+      quality_key: null,
       poster_key: null,
       preview_strip_key: null,
       overlay_webm_key: null,

@@ -30,10 +30,14 @@ test("a completed job's files expire a day after the clock's now at completion",
   await traceAttempt("job_1", undefined, (tracing) => {
     // What completing reads of an attempt's context.
     const ctx = { deps: { db, clock }, job, log: pino({ level: "silent" }), tracing, started: performance.now() } as unknown as AttemptContext;
-    return completeWithCharge(ctx, { seconds: 5, video: { framesDrawn: 1, renderedSeconds: 5, files: [RESULT_FILES.video] }, pictures: [] });
+    const video = { framesDrawn: 1, renderedSeconds: 5, files: [RESULT_FILES.video] };
+    const quality = { profile: "netflix", cues: 3, cues_breaking_rules: 1, low_confidence_words: 2 } as const;
+    return completeWithCharge(ctx, { seconds: 5, video, quality, pictures: [] });
   });
   const row = (await loadJob(db, "job_1"))!;
   assert.equal(row.status, "completed");
   assert.equal(row.billed_seconds, 5);
   assert.equal(row.expires_at?.toISOString(), "2026-06-02T12:00:00.000Z");
+  assert.deepEqual(row.quality, { profile: "netflix", cues: 3, cues_breaking_rules: 1, low_confidence_words: 2 });
+  assert.equal(row.quality_key, "job_1/quality.json");
 });

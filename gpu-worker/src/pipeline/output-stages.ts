@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { burnsCaptions, makesOverlay } from "@caption/shared/api/output";
+import type { QualitySummary } from "@caption/shared/api/quality-report";
 import type { Transcript } from "@caption/shared/api/transcript";
 import { VIDEO_FILES } from "@caption/shared/storage/result-files";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
@@ -10,9 +11,7 @@ import type { Cue } from "../render/cue-builder.ts";
 import { renderCaptionedVideo, type CaptionCues } from "../render/render-video.ts";
 import { writeUncaptionedMp4 } from "../render/uncaptioned-video.ts";
 import { RESULT_FILES, resultKey, SOURCE_VIDEO_FILE } from "../storage/result-store.ts";
-import { assSubtitles } from "../subtitles/ass/ass-subtitles.ts";
-import { cuesToSrt } from "../subtitles/srt.ts";
-import { cuesToVtt } from "../subtitles/vtt.ts";
+import { subtitleFiles, type QualityReportInput } from "../subtitles/subtitle-files.ts";
 import { recordRender } from "../telemetry/attempt-tracing.ts";
 import type { AttemptContext } from "./attempt-context.ts";
 import { completeJob } from "./job-transitions.ts";
@@ -85,22 +84,46 @@ export async function renderCaptions(
 }
 
 /**
- * Takes the poster and the preview strip from the rendered video, writes the SRT, WebVTT, ASS and transcript
- * of the cues, then stores them, the video's files and the source video under the job's key prefix (the
- * source stays so the job can be rendered again). Returns the pictures' files.
+ * Takes the poster and the preview strip from the rendered video; lays the job's words out by its subtitle profile
+ * (the picture follows the preset instead), writes the SRT, WebVTT, ASS, quality report and transcript; then
+ * stores them, the video's files and the source video under the job's key prefix (the source stays so the job
+ * can be rendered again). Returns the report's summary and the pictures' files.
  */
 export async function storeResults(
   ctx: AttemptContext,
-  input: { sourcePath: string; cues: readonly Cue[]; style: ResolvedStyle; media: MediaInfo; video: CaptionedVideo; transcript: Transcript; progress: number },
-): Promise<LocalResultFile[]> {
-  const { deps, dir, job, signal } = ctx;
+  input: {
+    sourcePath: string;
+    media: MediaInfo;
+    style: ResolvedStyle;
+    /** The cues the picture shows: the poster's and strip's instants are chosen from them. */
+    cues: readonly Cue[];
+    video: CaptionedVideo;
+    transcript: Transcript;
+    quality: QualityInput;
+    progress: number;
+  },
+): Promise<{ quality: QualitySummary; pictures: LocalResultFile[] }> {
+  const { deps, dir, job, log, signal } = ctx;
   return ctx.tracing.stage("store", async () => {
     await ctx.progress.report(input.progress);
     const pictures = await takePictures(ctx, input);
-    await writeFile(path.join(dir, RESULT_FILES.srt.name), cuesToSrt(input.cues), "utf8");
-    await writeFile(path.join(dir, RESULT_FILES.vtt.name), cuesToVtt(input.cues), "utf8");
-    await writeFile(path.join(dir, RESULT_FILES.ass.name), assSubtitles(input.cues, input.style), "utf8");
-    await writeFile(path.join(dir, RESULT_FILES.transcript.name), JSON.stringify(input.transcript), "utf8");
+    const { media, transcript } = input;
+    const subtitles = subtitleFiles({
+      jobId: job.id,
+      profile: job.subtitle_profile,
+      frameRate: media.frameRate,
+      durationSeconds: media.durationSeconds,
+      style: input.style,
+      engine: { name: transcript.engine, model: transcript.model },
+      ...input.quality,
+    });
+    const { report } = subtitles;
+    log.info({ ...report.summary, layout_ms: Math.round(subtitles.layoutMs), report_ms: Math.round(subtitles.reportMs) }, "subtitles laid out");
+    await writeFile(path.join(dir, RESULT_FILES.quality.name), JSON.stringify(report), "utf8");
+    await writeFile(path.join(dir, RESULT_FILES.srt.name), subtitles.srt, "utf8");
+    await writeFile(path.join(dir, RESULT_FILES.vtt.name), subtitles.vtt, "utf8");
+    await writeFile(path.join(dir, RESULT_FILES.ass.name), subtitles.ass, "utf8");
+    await writeFile(path.join(dir, RESULT_FILES.transcript.name), JSON.stringify(transcript), "utf8");
     // The burned video is one of the video's files, when there is one.
     const written = [...Object.values(RESULT_FILES).filter((file) => file !== RESULT_FILES.video), ...input.video.files, ...pictures];
     const files = written.map((file) => ({ ...file, localPath: path.join(dir, file.name) }));
@@ -108,14 +131,17 @@ export async function storeResults(
       signal.throwIfAborted();
       ctx.stored.push(await deps.store.put(job.id, file.name, file.localPath, file.contentType, { signal }));
     }
-    return pictures;
+    return { quality: report.summary, pictures };
   });
 }
 
-/** Charges the reservation and marks the job completed with its files' keys, in one transaction. */
+/** The words the files hold (the transcript's, with what changed them), the detected speech, the vocabulary's fate. */
+export type QualityInput = Pick<QualityReportInput, "words" | "speech" | "vocabulary">;
+
+/** Charges the reservation and marks the job completed with its files' keys and quality summary, in one transaction. */
 export async function completeWithCharge(
   ctx: AttemptContext,
-  input: { seconds: number; video: CaptionedVideo; pictures: readonly LocalResultFile[] },
+  input: { seconds: number; video: CaptionedVideo; quality: QualitySummary; pictures: readonly LocalResultFile[] },
 ): Promise<void> {
   const { deps, job, log, tracing } = ctx;
   const key = (name: string) => resultKey(job.id, name);
@@ -127,6 +153,8 @@ export async function completeWithCharge(
       vttKey: key(RESULT_FILES.vtt.name),
       assKey: key(RESULT_FILES.ass.name),
       transcriptKey: key(RESULT_FILES.transcript.name),
+      qualityKey: key(RESULT_FILES.quality.name),
+      quality: input.quality,
       sourceVideoKey: key(SOURCE_VIDEO_FILE.name),
       posterKey: keyOf(VIDEO_FILES.poster, input.pictures),
       previewStripKey: keyOf(VIDEO_FILES.previewStrip, input.pictures),

@@ -1,4 +1,8 @@
 import path from "node:path";
+import type { Word } from "@caption/shared/api/transcript";
+import { biasingOutcome } from "../asr/vocabulary/biasing-outcome.ts";
+import { defaultPhoneticLexicon, NO_LEXICON } from "../asr/vocabulary/phonetic-lexicon.ts";
+import { createWordPass, isNoop } from "../words/word-pass.ts";
 import { downloadVideo } from "../ingest/download.ts";
 import { JOB_ATTRIBUTES } from "../telemetry/attempt-tracing.ts";
 import { inspectAndReserve } from "./inspect-source.ts";
@@ -6,7 +10,7 @@ import type { AttemptContext } from "./attempt-context.ts";
 import { completeWithCharge, storeResults } from "./output-stages.ts";
 import { assertSameSource } from "./source-fingerprint.ts";
 import { transcribeAndRender } from "./transcribe-and-render.ts";
-import { transcriptDocument } from "./transcript-document.ts";
+import { segmentsForWords, transcriptDocument } from "./transcript-document.ts";
 
 // Progress bands per stage (0–100); recognition and the render share one.
 const STAGES = { ingest: [0, 10], captions: [12, 95], store: [95, 99] } as const;
@@ -45,7 +49,22 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
 
   // 3. Transcribe and render at once
   const language = job.language ?? (deps.engine.detectsLanguage ? "auto" : (deps.engine.languages[0] ?? "en"));
-  const { transcribed, cues, video } = await transcribeAndRender(ctx, { sourcePath, media, style, seconds, language, work, band: STAGES.captions });
+  const vocabulary = job.vocabulary ?? [];
+  // Only a vocabulary needs pronunciations (the dictionary is read once per worker, on the first such job).
+  const lexicon = vocabulary.length > 0 ? await defaultPhoneticLexicon() : NO_LEXICON;
+  const passOptions = { vocabulary, replacements: job.replacements ?? {}, profanity: job.profanity };
+  const pass = isNoop(passOptions) ? async (words: readonly Word[]) => [...words] : await createWordPass(passOptions, lexicon, signal);
+  const { transcribed, words, cues, video } = await transcribeAndRender(ctx, {
+    sourcePath,
+    media,
+    style,
+    seconds,
+    language,
+    vocabulary,
+    pass,
+    work,
+    band: STAGES.captions,
+  });
 
   // 4. Store
   const transcript = transcriptDocument({
@@ -55,12 +74,21 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
     durationSeconds: media.durationSeconds,
     engine: deps.engine.name,
     model: deps.engine.model,
-    words: transcribed.words,
-    segments: transcribed.segments,
+    words: words.map(({ text, start, end, confidence }) => ({ text, start, end, ...(confidence !== undefined ? { confidence } : {}) })),
+    segments: segmentsForWords(transcribed.segments, words),
     style,
   });
-  const pictures = await storeResults(ctx, { sourcePath, cues, style, media, video, transcript, progress: STAGES.store[0] });
+  const { quality, pictures } = await storeResults(ctx, {
+    sourcePath,
+    media,
+    style,
+    cues,
+    video,
+    transcript,
+    quality: { words, speech: transcribed.speech, vocabulary: await biasingOutcome(deps.engine, vocabulary, lexicon) },
+    progress: STAGES.store[0],
+  });
 
   // 5. Charge and complete, atomically
-  await completeWithCharge(ctx, { seconds, video, pictures });
+  await completeWithCharge(ctx, { seconds, video, quality, pictures });
 }

@@ -1,7 +1,10 @@
+import type { AnnotatedWord, QualityReport } from "@caption/shared/api/quality-report";
+import type { Word } from "@caption/shared/api/transcript";
 import { buildStyledCues } from "../render/styled-cues.ts";
 import type { AttemptContext } from "./attempt-context.ts";
 import { inspectAndReserve } from "./inspect-source.ts";
-import { completeWithCharge, renderCaptions, storeResults } from "./output-stages.ts";
+import { completeWithCharge, renderCaptions, storeResults, type QualityInput } from "./output-stages.ts";
+import { NO_VOCABULARY } from "../asr/vocabulary/biasing-outcome.ts";
 import { fetchRenderSource } from "./render-source.ts";
 import { segmentsForWords, transcriptDocument } from "./transcript-document.ts";
 
@@ -13,6 +16,23 @@ const STAGES = { copy: [0, 10], render: [10, 95], store: [95, 99] } as const;
  * transcript → inspect (+ reserve) → render → store → charge. No download, no transcription: the
  * words are the job's edited ones or the source transcript's. `queued → rendering → completed`.
  */
+/**
+ * The quality report's inputs for a render: words that are the source's (same text and times) keep what the
+ * source's report said of them; the speech detected in the source still holds, as the video is the same.
+ */
+function renderedQuality(words: readonly Word[], sourceReport: QualityReport | null): QualityInput {
+  const key = (w: Pick<Word, "text" | "start" | "end">) => `${w.start}|${w.end}|${w.text}`;
+  const known = new Map((sourceReport?.words ?? []).map((w) => [key(w), w]));
+  return {
+    words: words.map((word): AnnotatedWord => {
+      const before = known.get(key(word));
+      return { ...word, ...(before?.original !== undefined ? { original: before.original } : {}), ...(before?.flags.includes("vocabulary") ? { vocabulary: true } : {}) };
+    }),
+    speech: sourceReport?.speech ?? null,
+    vocabulary: sourceReport?.vocabulary ?? NO_VOCABULARY,
+  };
+}
+
 export async function runRenderJob(ctx: AttemptContext): Promise<void> {
   const { job, log, tracing } = ctx;
   const sourceJobId = job.source_job_id;
@@ -58,8 +78,17 @@ export async function runRenderJob(ctx: AttemptContext): Promise<void> {
     segments: job.words === null ? source.transcript.segments : segmentsForWords(source.transcript.segments, words),
     style,
   });
-  const pictures = await storeResults(ctx, { sourcePath: source.videoPath, cues, style, media, video, transcript, progress: STAGES.store[0] });
+  const { quality, pictures } = await storeResults(ctx, {
+    sourcePath: source.videoPath,
+    media,
+    style,
+    cues,
+    video,
+    transcript,
+    quality: renderedQuality(words, source.report),
+    progress: STAGES.store[0],
+  });
 
   // 5. Charge and complete, atomically
-  await completeWithCharge(ctx, { seconds, video, pictures });
+  await completeWithCharge(ctx, { seconds, video, quality, pictures });
 }

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { Value } from "@sinclair/typebox/value";
+import { QualityReportSchema, type QualityReport } from "@caption/shared/api/quality-report";
 import { TranscriptSchema, type Transcript } from "@caption/shared/api/transcript";
 import { JobFailure } from "@caption/shared/errors/codes";
 import { loadJob } from "../db/job-repository.ts";
@@ -14,6 +15,8 @@ export interface RenderSource {
   video: SourceFingerprint;
   /** The source job's transcript: its words (unless the render job has its own), segments, language, engine. */
   transcript: Transcript;
+  /** The source job's quality report; null for a job completed before reports were kept. */
+  report: QualityReport | null;
 }
 
 const gone = (sourceJobId: string) =>
@@ -21,7 +24,7 @@ const gone = (sourceJobId: string) =>
 
 /**
  * Copies a render job's source from the result store: the original video (checked against what the
- * source job downloaded) and its transcript. The source's files cannot expire while this job is
+ * source job downloaded), its transcript and its quality report. The source's files cannot expire while this job is
  * unfinished (runtime/expire-files.ts); a file missing anyway fails the job, uncharged.
  */
 export async function fetchRenderSource(ctx: AttemptContext, sourceJobId: string): Promise<RenderSource> {
@@ -43,5 +46,13 @@ export async function fetchRenderSource(ctx: AttemptContext, sourceJobId: string
   await fetch(RESULT_FILES.transcript.name, transcriptPath);
   const transcript: unknown = JSON.parse(await readFile(transcriptPath, "utf8"));
   if (!Value.Check(TranscriptSchema, transcript)) throw new Error(`the stored transcript of job ${sourceJobId} does not match the Transcript schema`);
-  return { videoPath, video, transcript };
+  let report: QualityReport | null = null;
+  if (source.quality_key !== null) {
+    const reportPath = path.join(dir, "source-quality.json");
+    await fetch(RESULT_FILES.quality.name, reportPath);
+    const stored: unknown = JSON.parse(await readFile(reportPath, "utf8"));
+    if (!Value.Check(QualityReportSchema, stored)) throw new Error(`the stored quality report of job ${sourceJobId} does not match the QualityReport schema`);
+    report = stored;
+  }
+  return { videoPath, video, transcript, report };
 }

@@ -30,6 +30,8 @@ import type { AttemptContext, PipelineDeps } from "./attempt-context.ts";
 import { advanceJob } from "./job-transitions.ts";
 import { progressReporter } from "./progress-reporter.ts";
 import { transcribeAndRender } from "./transcribe-and-render.ts";
+import { NO_LEXICON } from "../asr/vocabulary/phonetic-lexicon.ts";
+import { createWordPass, type WordPass } from "../words/word-pass.ts";
 
 // Recognition and the render at once must give what transcribing first and rendering after gives: the same
 // words, byte-identical SRT and WebVTT, and pixel-identical frames (through a lossless encode).
@@ -106,9 +108,19 @@ async function prepareJob(name: string, preset: PresetId) {
   assert.ok(job);
   const attemptDir = await mkdtemp(join(dir, `${name}-`));
   /** The attempt's recognition and render at once, with `speech` recognising. */
-  const overlapped = (speech: SpeechEngine, work: AbortSignal) =>
+  const overlapped = (speech: SpeechEngine, work: AbortSignal, pass: WordPass = async (words) => [...words]) =>
     traceAttempt(jobId, undefined, (tracing) =>
-      transcribeAndRender(attemptContext(job, pipelineDeps(speech), tracing, attemptDir), { sourcePath: video.path, media, style, seconds: Math.ceil(media.durationSeconds), language: "en", work, band: [12, 95] }),
+      transcribeAndRender(attemptContext(job, pipelineDeps(speech), tracing, attemptDir), {
+        sourcePath: video.path,
+        media,
+        style,
+        seconds: Math.ceil(media.durationSeconds),
+        language: "en",
+        vocabulary: [],
+        pass,
+        work,
+        band: [12, 95],
+      }),
     );
   return { video, media, style, jobId, attemptDir, overlapped };
 }
@@ -135,6 +147,19 @@ for (const preset of ["highlight", "smash"] as const) {
     assert.equal(await jobStatus(database.db, jobId), "rendering");
   });
 }
+
+test("the word pass reaches the picture: replaced words are what the cues show, originals kept", async () => {
+  const { overlapped, jobId } = await prepareJob("word-pass", "highlight");
+  const pass = await createWordPass({ vocabulary: [], replacements: { bread: "sourdough loaves" }, profanity: "keep" }, NO_LEXICON);
+  const together = await overlapped(engine, new AbortController().signal, pass);
+  const shown = together.cues.flatMap((c) => c.lines.flatMap((l) => l.words.map((w) => w.text)));
+  assert.deepEqual(shown, together.words.map((w) => w.text));
+  assert.ok(shown.includes("sourdough") && shown.includes("loaves") && !shown.includes("bread"), shown.join(" "));
+  assert.deepEqual(together.words.filter((w) => w.original === "bread").map((w) => w.text), ["sourdough", "loaves"]);
+  assert.ok(together.transcribed.words.some((w) => w.text === "bread"), "the recognised words stay as recognised");
+  // Ended, so the account's concurrency limit leaves room for the tests after.
+  await database.db.updateTable("jobs").set({ status: "canceled" }).where("id", "=", jobId).execute();
+});
 
 // A speech engine that does `then` instead of recognising: by then the render's ffmpeg is running, waiting on the cues.
 function failingEngine(then: () => Promise<never>): SpeechEngine {

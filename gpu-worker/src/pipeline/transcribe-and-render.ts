@@ -1,4 +1,5 @@
 import { PassThrough } from "node:stream";
+import type { Word } from "@caption/shared/api/transcript";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import { transcribeAudio, type TranscribedAudio } from "../asr/transcribe-audio.ts";
 import { decodePcm16kMono } from "../media/audio-pcm.ts";
@@ -6,6 +7,8 @@ import type { MediaInfo } from "../media/media-info.ts";
 import type { Cue } from "../render/cue-builder.ts";
 import { styledCueStream } from "../render/styled-cues.ts";
 import { recordTranscription } from "../telemetry/attempt-tracing.ts";
+import type { PassedWord } from "../words/passed-word.ts";
+import type { WordPass } from "../words/word-pass.ts";
 import type { AttemptContext } from "./attempt-context.ts";
 import { renderCaptions } from "./output-stages.ts";
 import type { CaptionedVideo } from "./rendered-files.ts";
@@ -16,7 +19,9 @@ const RECOGNITION_SHARE = 0.25;
 
 export interface TranscribedAndRendered {
   transcribed: TranscribedAudio;
-  /** The cues the picture shows, as the SRT, WebVTT and ASS files carry them. */
+  /** The recognised words after the job's word pass (vocabulary, replacements, profanity): what the picture shows. */
+  words: PassedWord[];
+  /** The cues the picture shows (the subtitle files are laid out by the job's profile instead). */
   cues: Cue[];
   video: CaptionedVideo;
 }
@@ -29,7 +34,19 @@ export interface TranscribedAndRendered {
  */
 export async function transcribeAndRender(
   ctx: AttemptContext,
-  input: { sourcePath: string; media: MediaInfo; style: ResolvedStyle; seconds: number; language: string; work: AbortSignal; band: readonly [number, number] },
+  input: {
+    sourcePath: string;
+    media: MediaInfo;
+    style: ResolvedStyle;
+    seconds: number;
+    language: string;
+    /** Terms the engine is biased toward (engines that can be). */
+    vocabulary: readonly string[];
+    /** Applied to each segment's words before the picture (and the files) get them. */
+    pass: WordPass;
+    work: AbortSignal;
+    band: readonly [number, number];
+  },
 ): Promise<TranscribedAndRendered> {
   const { deps, log, tracing } = ctx;
   const { media, style } = input;
@@ -40,10 +57,20 @@ export async function transcribeAndRender(
 
   const cueStream = styledCueStream(style, media.durationSeconds);
   const cues: Cue[] = [];
+  const words: PassedWord[] = [];
   const feed = new PassThrough({ objectMode: true });
   const handOver = (final: Cue[]) => {
     cues.push(...final);
     feed.write(final);
+  };
+  // Each segment's words pass in order (the pass may look pronunciations up) before the cue stream takes them.
+  let passing = Promise.resolve();
+  const pass = (recognised: readonly Word[], horizon: number) => {
+    passing = passing.then(async () => {
+      const passed = await input.pass(recognised, signal);
+      words.push(...passed);
+      handOver(cueStream.add(passed, horizon));
+    });
   };
 
   await ctx.enter("transcribing", input.band[0]);
@@ -53,15 +80,17 @@ export async function transcribeAndRender(
       pcm: decodePcm16kMono(input.sourcePath, { signal, binary: deps.ffmpegPath, container: media.container, limitSeconds: media.durationSeconds }),
       engine: deps.engine,
       language: input.language,
+      ...(input.vocabulary.length > 0 ? { vocabulary: input.vocabulary } : {}),
       vadModelPath: deps.vadModelPath,
       signal,
       logger: log,
-      onWords: (words, horizon) => handOver(cueStream.add(words, horizon)),
+      onWords: pass,
       onProgress: (seconds) => {
         done.recognised = seconds / media.durationSeconds;
         report();
       },
     });
+    await passing;
     handOver(cueStream.finish());
     feed.end();
     recordTranscription(deps.engine.name, (performance.now() - started) / 1000, media.durationSeconds);
@@ -90,5 +119,5 @@ export async function transcribeAndRender(
   };
   const [transcribed, video] = await Promise.allSettled([recognition.catch(stopOnFailure), render.catch(stopOnFailure)]);
   if (transcribed.status === "rejected" || video.status === "rejected") throw stopBoth.signal.reason;
-  return { transcribed: transcribed.value, cues, video: video.value };
+  return { transcribed: transcribed.value, words, cues, video: video.value };
 }

@@ -7,3 +7,4 @@ export { descendantProcesses, isRunning, type ProcessInfo } from "./process-tree
 export { spokenPrefixWordErrorRate, wordErrorRate } from "./word-error-rate.ts";
 export { brightPixels, brightRows, grayFrame, type GrayFrame } from "./gray-frame.ts";
 export { parseWebVtt, type ParsedVttCue } from "./webvtt.ts";
+export { composeSpeech, type SpeechFixture } from "./speech-fixtures.ts";

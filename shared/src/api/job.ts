@@ -1,6 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { OutputSchema } from "./output.ts";
 import { LiteralUnion, Nullable } from "./style.ts";
+import { QualitySummarySchema } from "./quality-report.ts";
 
 /** A job in one of these is unfinished: it holds one of its account's concurrency slots, and a worker may move it on. */
 export const ACTIVE_STATUSES = ["queued", "ingesting", "transcribing", "rendering"] as const;
@@ -49,12 +50,14 @@ export const JobSchema = Type.Object(
         transcript_url: Nullable(Type.String({ format: "uri" })),
         vtt_url: Nullable(Type.String({ format: "uri", description: "WebVTT (text/vtt): the SRT's cues with <hh:mm:ss.mmm> word timing tags" })),
         ass_url: Nullable(Type.String({ format: "uri", description: "ASS (text/x-ssa) in the job's style, for Aegisub, Premiere, DaVinci Resolve" })),
+        quality_url: Nullable(Type.String({ format: "uri", description: "The quality report (JSON): rules each cue breaks, each word's confidence and flags" })),
       },
       { additionalProperties: false },
     ),
     output: OutputSchema,
     usage: Type.Object({ reserved_seconds: Type.Integer({ minimum: 0 }), billed_seconds: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
     error: Nullable(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false })),
+    quality: Nullable(QualitySummarySchema),
   },
   { additionalProperties: false, $id: "Job" },
 );

@@ -2,6 +2,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { OutputSchema } from "./output.ts";
 import { PresetIdSchema } from "./preset.ts";
 import { StyleSchema } from "./style.ts";
+import { SubtitleOptionsSchema } from "./subtitle-profile.ts";
 
 /** Most words a render request may carry: far above what 600 s of speech holds (~2 500). */
 export const MAX_EDITED_WORDS = 20_000;
@@ -36,6 +37,7 @@ export const RenderRequestSchema = Type.Object(
         description: "The words to caption, in time order; they replace the source transcript's words in the picture and in every file",
       }),
     ),
+    subtitles: Type.Optional(SubtitleOptionsSchema),
     output: Type.Optional(OutputSchema),
   },
   { additionalProperties: false, $id: "RenderRequest" },

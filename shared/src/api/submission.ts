@@ -2,6 +2,8 @@ import { Type, type Static } from "@sinclair/typebox";
 import { OutputSchema } from "./output.ts";
 import { PresetIdSchema } from "./preset.ts";
 import { StyleSchema } from "./style.ts";
+import { ProfanitySchema, ReplacementsSchema, VocabularySchema } from "./custom-words.ts";
+import { SubtitleOptionsSchema } from "./subtitle-profile.ts";
 
 export const MAX_VIDEO_SECONDS = 600;
 
@@ -15,6 +17,10 @@ export const SubmissionRequestSchema = Type.Object(
       // The default is stated in words, not as `default`: client generators turn a `default` into a required field.
       Type.Integer({ minimum: 1, maximum: MAX_VIDEO_SECONDS, description: `Caps the credit reserved; a longer video fails with DURATION_LIMIT_EXCEEDED. Omitted: ${MAX_VIDEO_SECONDS}` }),
     ),
+    subtitles: Type.Optional(SubtitleOptionsSchema),
+    vocabulary: Type.Optional(VocabularySchema),
+    replacements: Type.Optional(ReplacementsSchema),
+    profanity: Type.Optional(ProfanitySchema),
     output: Type.Optional(OutputSchema),
   },
   { additionalProperties: false, $id: "SubmissionRequest" },

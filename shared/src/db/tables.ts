@@ -6,6 +6,9 @@ import type { EditedWord } from "../api/render-request.ts";
 import type { Scope } from "../api/scopes.ts";
 import type { Style } from "../api/style.ts";
 import type { WebhookDeliveryState, WebhookEventType } from "../api/webhook.ts";
+import type { ProfanityMode, Replacements } from "../api/custom-words.ts";
+import type { QualitySummary } from "../api/quality-report.ts";
+import type { SubtitleProfileId } from "../api/subtitle-profile.ts";
 import type { JobErrorCode } from "../errors/codes.ts";
 import type { ResolvedStyle } from "../style/resolved-style.ts";
 
@@ -85,6 +88,15 @@ export interface JobsTable {
   files_deleted_at: NullableTimestamp;
   /** The origin the job was submitted to (base of result links in webhook payloads without PUBLIC_BASE_URL). */
   base_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The rules the subtitle files are laid out by. */
+  subtitle_profile: Generated<SubtitleProfileId>;
+  /** A caption job's custom terms, replacements and profanity mode, as submitted (null: none). */
+  vocabulary: NullableJson<string[]>;
+  replacements: NullableJson<Replacements>;
+  profanity: Generated<ProfanityMode>;
+  /** The stored quality report, and its summary, once completed. */
+  quality_key: string | null;
+  quality: NullableJson<QualitySummary>;
   /** What the job renders (burned, overlay, both); `video_key` is the uncaptioned video's for overlay alone. */
   output_kind: Generated<OutputKind>;
   poster_key: string | null;

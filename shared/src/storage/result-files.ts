@@ -8,6 +8,7 @@ export const RESULT_FILES = {
   vtt: { name: "captions.vtt", contentType: "text/vtt; charset=utf-8" },
   ass: { name: "captions.ass", contentType: "text/x-ssa; charset=utf-8" },
   transcript: { name: "transcript.json", contentType: "application/json" },
+  quality: { name: "quality.json", contentType: "application/json" },
 } as const;
 
 /**

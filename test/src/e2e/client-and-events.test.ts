@@ -71,6 +71,8 @@ test("a typed client drives a job to completion while two API processes stream i
   assert.equal(result.status, "completed", stdout);
   assert.match(result.video, new RegExp(`^${urlA}/v1/files/${jobId}/captioned\\.mp4\\?`));
   assert.equal((await fetch(result.srt)).status, 200);
+  assert.equal(result.quality, "vertical");
+  assert.equal((await fetch(result.report)).status, 200);
 
   for (const stream of streams) {
     assert.equal(stream.status, 200);

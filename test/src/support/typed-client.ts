@@ -11,14 +11,14 @@ const CLIENT_SOURCE = `import createClient from "openapi-fetch";
 import type { paths } from "./schema.d.ts";
 
 const api = createClient<paths>({ baseUrl: process.env.API_URL, headers: { Authorization: \`Bearer \${process.env.API_KEY}\` } });
-const { data: created, error } = await api.POST("/v1/subtitles", { body: { video_url: process.env.VIDEO_URL ?? "", preset: "karaoke" } });
+const { data: created, error } = await api.POST("/v1/subtitles", { body: { video_url: process.env.VIDEO_URL ?? "", preset: "karaoke", subtitles: { profile: "vertical" }, profanity: "mask" } });
 if (!created) throw new Error(error?.error.message);
 let job = (await api.GET("/v1/jobs/{id}", { params: { path: { id: created.id } } })).data;
 while (job && !["completed", "failed", "canceled"].includes(job.status)) {
   await new Promise((resolve) => setTimeout(resolve, Number(process.env.POLL_MS ?? 5000)));
   job = (await api.GET("/v1/jobs/{id}", { params: { path: { id: created.id } } })).data;
 }
-console.log(JSON.stringify({ id: job?.id, status: job?.status, video: job?.video?.url, srt: job?.subtitles.srt_url }));
+console.log(JSON.stringify({ id: job?.id, status: job?.status, video: job?.video?.url, srt: job?.subtitles.srt_url, quality: job?.quality?.profile, report: job?.subtitles.quality_url }));
 `;
 
 const TSCONFIG = {

@@ -137,7 +137,9 @@ class SherpaEngine implements SpeechEngine {
     const heard = spokenLanguage(result.lang);
     if (heard !== undefined && this.languages.includes(heard)) options.onLanguage?.(heard);
     const span = { start: segment.start, end: segment.start + segment.samples.length / SAMPLE_RATE };
-    return tokensToWords(this.#installed.record.tokenTimestamps ? result : { tokens: result.tokens, timestamps: [] }, span);
+    const timestamps = this.#installed.record.tokenTimestamps ? result.timestamps : [];
+    const timed = { tokens: result.tokens, timestamps, durations: result.durations, logProbs: result.ys_log_probs };
+    return tokensToWords(timed, span);
   }
 
   /** The recognizer key for `language`: only SenseVoice takes the language as a setting; the others transcribe what they hear. */

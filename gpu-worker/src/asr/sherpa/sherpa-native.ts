@@ -44,6 +44,7 @@ export const RecognitionResultSchema = Type.Object({
   tokens: Type.Array(Type.String()),
   timestamps: Type.Array(Type.Number()),
   durations: Type.Optional(Type.Array(Type.Number())),
+  ys_log_probs: Type.Optional(Type.Array(Type.Number())),
   lang: Type.Optional(Type.String()),
 });
 export type RecognitionResult = Static<typeof RecognitionResultSchema>;

@@ -18,6 +18,9 @@ import { loadSpeechEngine } from "../engine-registry.ts";
 import type { SpeechEngine } from "../speech-engine.ts";
 import { transcribeAudio } from "../transcribe-audio.ts";
 import { readManifest } from "./model-manifest.ts";
+import { biasingOutcome } from "../vocabulary/biasing-outcome.ts";
+import { defaultPhoneticLexicon } from "../vocabulary/phonetic-lexicon.ts";
+import { createWordPass } from "../../words/word-pass.ts";
 
 // High mel bands, 6 bins apart: flite's speech has no narrow peaks there, and no tone fires a neighbour.
 const HEL = { piece: "▁hel", bin: 96, duration: 2 };
@@ -127,4 +130,19 @@ test("VAD + engine through transcribeAudio: speech makes the segments, tones the
   assert.ok(Math.abs(hello.end - (frameOf(one.start, first.start + 0.9) + LO.duration * FRAME)) <= FRAME + 1e-6, JSON.stringify({ hello, one }));
   assert.ok(Math.abs(world.end - world.start - WORLD.duration * FRAME) < 1e-6, JSON.stringify(world));
   assert.ok(hello.end < two.start && world.end < two.end, "the words end by their durations, not at their segment's end");
+});
+
+test("a job's vocabulary on the transducer: its hotwords, then the post-pass writes the term as the customer did; confidences from ys_log_probs", async () => {
+  const samples = toneTrack(2.2, SPOKEN);
+  const vocabulary = ["Kathy"];
+  const words = await engine.transcribe({ start: 0, samples }, { language: "auto", signal, vocabulary });
+  assert.deepEqual(texts(words), ["hello", "world", "kathy"], "the hotword reached the decoder");
+  for (const word of words) assert.ok(word.confidence !== undefined && word.confidence > 0 && word.confidence <= 1, JSON.stringify(word));
+  const pass = await createWordPass({ vocabulary, replacements: {}, profanity: "keep" }, await defaultPhoneticLexicon(), signal);
+  const passed = await pass(words);
+  assert.deepEqual(texts(passed), ["hello", "world", "Kathy"]);
+  assert.deepEqual(passed[2], { ...words[2]!, text: "Kathy", original: "kathy", vocabulary: true });
+  const outcome = await biasingOutcome(engine, vocabulary, await defaultPhoneticLexicon());
+  assert.match(outcome.biasing, /hotwords with modified beam search/);
+  assert.deepEqual(outcome.not_biased, []);
 });

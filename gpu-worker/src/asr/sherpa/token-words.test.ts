@@ -56,3 +56,13 @@ test("without timestamps the words share the segment in proportion to their leng
 test("no tokens, no words", () => {
   assert.deepEqual(tokensToWords({ tokens: [], timestamps: [] }, segment), []);
 });
+
+test("a word's confidence is the geometric mean of its pieces' probabilities (ys_log_probs), punctuation included", () => {
+  const words = tokensToWords(
+    { tokens: ["▁hel", "lo", "▁wor", "ld", "."], timestamps: [0.2, 0.4, 0.9, 1.1, 1.3], logProbs: [Math.log(0.9), Math.log(0.4), -0.01, -0.02, -0.03] },
+    segment,
+  );
+  assert.deepEqual(words.map((w) => w.confidence), [0.6, 0.98]);
+  // Without log probabilities (CTC models give none) a word has no confidence at all, never a made-up one.
+  assert.equal(tokensToWords({ tokens: ["▁ok"], timestamps: [0.1], logProbs: [] }, segment)[0]!.confidence, undefined);
+});

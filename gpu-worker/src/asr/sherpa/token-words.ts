@@ -7,6 +7,8 @@ export interface TimedTokens {
   timestamps: readonly number[];
   /** Duration of each token (transducers with durations, e.g. TDT); often empty. */
   durations?: readonly number[];
+  /** Natural log of the probability the model gave each token it chose (`ys_log_probs`); empty where it gives none. */
+  logProbs?: readonly number[];
 }
 
 export interface SegmentSpan {
@@ -31,6 +33,9 @@ interface Draft {
   end?: number;
   /** Written without spaces: nothing but punctuation joins it. */
   unspaced: boolean;
+  /** Sum and count of its pieces' log probabilities. */
+  logProb: number;
+  pieces: number;
 }
 
 const ms = (seconds: number) => Math.round(seconds * 1000) / 1000;
@@ -44,6 +49,7 @@ const ms = (seconds: number) => Math.round(seconds * 1000) / 1000;
 export function tokensToWords(result: TimedTokens, segment: SegmentSpan): Word[] {
   const timed = result.timestamps.length === result.tokens.length && result.tokens.length > 0;
   const durations = result.durations?.length === result.tokens.length ? result.durations : undefined;
+  const logProbs = result.logProbs?.length === result.tokens.length ? result.logProbs : undefined;
   const drafts: Draft[] = [];
   let current: Draft | undefined;
   let previousStart = segment.start;
@@ -56,10 +62,12 @@ export function tokensToWords(result: TimedTokens, segment: SegmentSpan): Word[]
     const unspaced = UNSPACED.test(token);
     const joins = current !== undefined && !WORD_START.test(token) && (PUNCTUATION.test(token) || !(unspaced || current.unspaced));
     if (!current || !joins) {
-      current = { text: "", start: at, unspaced };
+      current = { text: "", start: at, unspaced, logProb: 0, pieces: 0 };
       drafts.push(current);
     }
     current.text += token.replace(WORD_START, "");
+    current.logProb += logProbs?.[i] ?? 0;
+    current.pieces += 1;
     const duration = durations?.[i];
     current.end = duration !== undefined && duration > 0 ? at + duration : undefined;
   }
@@ -69,14 +77,21 @@ export function tokensToWords(result: TimedTokens, segment: SegmentSpan): Word[]
     const text = draft.text.trim();
     const last = words.at(-1);
     if (text === "") continue;
-    if (last && PUNCTUATION.test(text)) last.text += text;
-    else words.push({ ...draft, text });
+    if (last && PUNCTUATION.test(text)) {
+      last.text += text;
+      last.logProb += draft.logProb;
+      last.pieces += draft.pieces;
+    } else words.push({ ...draft, text });
   }
-  if (!timed) return spreadOver(words.map((d) => d.text), segment);
+  // A word's confidence: the geometric mean of its pieces' probabilities. With hotwords, sherpa-onnx's log
+  // probabilities include the hotword bonus and may exceed 0: a boosted term reads as certain.
+  const confidence = (draft: Draft) =>
+    logProbs === undefined || draft.pieces === 0 ? {} : { confidence: Math.min(1, Math.round(Math.exp(draft.logProb / draft.pieces) * 1000) / 1000) };
+  if (!timed) return spreadOver(words.map((d) => d.text), segment).map((word, i) => ({ ...word, ...confidence(words[i]!) }));
   return words.map((draft, i) => {
     const next = words[i + 1]?.start ?? segment.end;
     const end = Math.max(draft.start, Math.min(draft.end ?? next, next, segment.end));
-    return { text: draft.text, start: ms(draft.start), end: ms(end) };
+    return { text: draft.text, start: ms(draft.start), end: ms(end), ...confidence(draft) };
   });
 }
 

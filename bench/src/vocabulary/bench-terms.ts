@@ -1,0 +1,23 @@
+/** Twenty rare terms (names, product words), each in a sentence flite speaks; most are in no English dictionary. */
+export const BENCH_SENTENCES: readonly { term: string; text: string }[] = [
+  { term: "Kubernetes", text: "We moved the whole platform to Kubernetes last spring." },
+  { term: "Grafana", text: "The Grafana dashboard showed a spike after midnight." },
+  { term: "Siobhan", text: "Siobhan will present the quarterly numbers tomorrow." },
+  { term: "Tailscale", text: "Every laptop now connects through Tailscale at home." },
+  { term: "Okonkwo", text: "Doctor Okonkwo answered all the questions patiently." },
+  { term: "Supabase", text: "The prototype stores its data in Supabase for now." },
+  { term: "Zhang Wei", text: "Our new designer Zhang Wei starts on Monday." },
+  { term: "Figma", text: "Please leave your comments directly in Figma." },
+  { term: "Nguyen", text: "The interview with Nguyen was moved to Friday." },
+  { term: "Vercel", text: "The website is deployed on Vercel every evening." },
+  { term: "Kowalczyk", text: "Mister Kowalczyk signed the contract this morning." },
+  { term: "Duolingo", text: "She practices Spanish with Duolingo on the train." },
+  { term: "Svelte", text: "The new frontend is written in Svelte this time." },
+  { term: "Nakamura", text: "Professor Nakamura published the results in May." },
+  { term: "Xiaomi", text: "The phone from Xiaomi arrived with a broken screen." },
+  { term: "Terraform", text: "All the servers are described in Terraform files." },
+  { term: "Anselmo", text: "Anselmo cooked dinner for the whole team." },
+  { term: "Postgres", text: "The orders table in Postgres grew very quickly." },
+  { term: "Ljubljana", text: "The conference takes place in Ljubljana this year." },
+  { term: "Oaxaca", text: "They spent two weeks travelling around Oaxaca." },
+];
