@@ -8,6 +8,7 @@ import { parseCommandLine } from "@caption/shared/runtime/command-line";
 import { baselineOf, reportLines } from "../api/api-report.ts";
 import { apiScenarios, seedJobs } from "../api/api-scenarios.ts";
 import { checkApiTargets } from "../api/api-targets.ts";
+import { measurePreviews, previewReportLines, previewResults } from "../api/preview-phase.ts";
 import { runLoad } from "../api/run-load.ts";
 import { summarize, type ScenarioSummary } from "../api/scenario-summary.ts";
 import { treeCpuMs } from "../pipeline/tree-cpu.ts";
@@ -16,13 +17,14 @@ import { createBenchKey } from "../bench-key.ts";
 import { makeWorkDir } from "../work-dir.ts";
 
 const USAGE = `usage: api-bench [options]
-  --url URL            benchmark a running service instead of starting one (embedded PostgreSQL, no worker)
+  --url URL            benchmark a running service (with a worker, for the previews) instead of starting one
+                       (embedded PostgreSQL; a worker process of its own joins for the preview scenarios)
   --key KEY            API key to use with --url; otherwise one is created through --database-url / DATABASE_URL
   --database-url URL   database of the running service (to create the benchmark key)
   --accounts N (1)     spread the load over N accounts, one key each (the per-account limits serialise one account)
   --duration S (10)  --warmup S (3)  --connections N (10)  --jobs N (500)  --log-level L (info)
   --repeats N (3)      runs of each scenario: the report gives the median and the spread (min–max)
-  --only TEXT          run only the scenarios whose name contains TEXT (e.g. POST, /v1/jobs, baseline)
+  --only TEXT          run only the scenarios whose name contains TEXT (e.g. POST, /v1/jobs, baseline, previews)
   --out FILE           where to write the JSON results (default bench/results/api-<timestamp>.json)
   --profile            CPU profile of the embedded API next to the results, and a sample of what
                        the service's database sessions wait on during each scenario`;
@@ -91,7 +93,8 @@ async function main(argv: string[]): Promise<number> {
       service = await startEmbeddedService({
         entry: "bench/src/api/api-process.ts",
         dataDir,
-        env: { LOG_LEVEL: values["log-level"] },
+        // Previews have their own per-key rate, lifted like the keys' own.
+        env: { LOG_LEVEL: values["log-level"], PREVIEW_RATE_LIMIT_PER_MINUTE: "100000" },
         nodeArgs: [...TELEMETRY_PRELOAD, ...(values.profile ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [])],
       });
       url = service.url;
@@ -130,10 +133,14 @@ async function main(argv: string[]): Promise<number> {
       if (sampler) waits.set(scenario.name, await sampler.stop());
     }
 
+    const started = service && databaseUrl && dataDir ? { pid: service.pid, databaseUrl, dataDir } : undefined;
+    const previews = await measurePreviews({ url, keys, jobs, only, connections, durationSeconds, warmupSeconds, started });
+
     console.log(`\nAPI benchmark: ${connections} connections, ${accounts} account(s), ${repeats} × ${durationSeconds} s per scenario (medians; min–max in brackets), ${os.cpus().length} CPUs, Node ${process.versions.node}${values.url ? `, service at ${url}` : ", embedded service"}`);
     console.log(`load average at start ${loadAtStart.map((n) => n.toFixed(2)).join(" ")}, at end ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
     for (const line of reportLines(summaries)) console.log(line);
     for (const m of summaries) if (m.unexpected > 0) console.log(`  ${m.name}: status codes ${JSON.stringify(m.runs.map((r) => r.statusCodes))}`);
+    for (const line of previewReportLines(previews)) console.log(line);
     for (const [name, samples] of waits) {
       console.log(`\ndatabase sessions during ${name} (average number in each state):`);
       for (const w of samples.slice(0, 8)) console.log(`  ${w.averageSessions.toFixed(2).padStart(6)}  ${w.event}`);
@@ -153,6 +160,7 @@ async function main(argv: string[]): Promise<number> {
         targets: checkApiTargets(m),
         database_waits: waits.get(m.name) ?? null,
       })),
+      previews: previewResults(previews),
       profile_dir: values.profile && service ? profileDir : null,
     }, null, 2)}\n`);
     console.log(`\nresults: ${path.relative(process.cwd(), file)}`);

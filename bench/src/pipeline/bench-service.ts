@@ -17,7 +17,7 @@ export interface BenchService {
  * `workerConcurrency` jobs at once) in a process of its own, with the videos served over HTTPS on loopback.
  */
 export async function withBenchService<T>(
-  options: { videos: ReadonlyMap<string, BenchVideo>; dataDir: string; workerConcurrency: number },
+  options: { videos: ReadonlyMap<string, BenchVideo>; dataDir: string; workerConcurrency: number; env?: Record<string, string> },
   run: (bench: BenchService) => Promise<T>,
 ): Promise<T> {
   const https = await startTestHttpsServer();
@@ -27,7 +27,7 @@ export async function withBenchService<T>(
     const service = await startEmbeddedService({
       entry: "embedded",
       dataDir: options.dataDir,
-      env: { LOG_LEVEL: "info", ALLOW_PRIVATE_VIDEO_URLS: "true", NODE_EXTRA_CA_CERTS: https.caCertPath, WORKER_CONCURRENCY: String(options.workerConcurrency) },
+      env: { LOG_LEVEL: "info", ALLOW_PRIVATE_VIDEO_URLS: "true", NODE_EXTRA_CA_CERTS: https.caCertPath, WORKER_CONCURRENCY: String(options.workerConcurrency), ...options.env },
     });
     try {
       return await run({ service, videoUrl: (key) => https.url(`/${key}.mp4`) });

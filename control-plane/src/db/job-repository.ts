@@ -18,6 +18,7 @@ export const RECORD_COLUMNS = [
   "error_message", "video_key", "srt_key", "transcript_key", "vtt_key", "ass_key", "source_video_key", "traceparent", "attempts",
   "created_at", "updated_at", "started_at", "finished_at", "expires_at", "files_deleted_at", "base_url",
   "subtitle_profile", "profanity", "quality_key", "quality",
+  "output_kind", "poster_key", "preview_strip_key", "overlay_webm_key", "overlay_mov_key",
 ] as const satisfies readonly (keyof JobRecord)[];
 
 export async function findJob(db: DbOrTrx, accountId: string, jobId: string, options: { lock?: boolean } = {}): Promise<JobRecord | undefined> {

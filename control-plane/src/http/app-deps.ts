@@ -3,6 +3,7 @@ import type { Db } from "@caption/shared/db/database";
 import type { NotificationListener } from "../db/notification-listener.ts";
 import type { JobQueue } from "../queue/job-queue.ts";
 import type { LanguageSupport } from "../services/language-support.ts";
+import type { PreviewLimits } from "../services/preview-service.ts";
 import type { ResultLinks } from "../storage/result-links.ts";
 import type { UrlSigner } from "../storage/signed-url.ts";
 import type { EventStreams } from "./event-streams.ts";
@@ -30,6 +31,8 @@ export interface AppDeps {
   heartbeatMs: number;
   /** ALLOW_PRIVATE_VIDEO_URLS (tests only): webhook URLs may point at loopback and private addresses too. */
   allowPrivateAddresses: boolean;
+  /** Previews' own rate per key, and how long a request waits for a worker to draw one. */
+  previewLimits: PreviewLimits;
   /** The clock of rate windows, link expiry and signing. */
   now: () => Date;
 }

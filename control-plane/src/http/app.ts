@@ -9,6 +9,7 @@ import { fileRoutes } from "./routes/file-routes.ts";
 import { docsRoutes } from "./routes/docs-routes.ts";
 import { jobEventRoutes } from "./routes/job-event-routes.ts";
 import { jobRoutes } from "./routes/job-routes.ts";
+import { previewRoutes } from "./routes/preview-routes.ts";
 import { publicRoutes } from "./routes/public-routes.ts";
 import { webhookRoutes } from "./routes/webhook-routes.ts";
 import { notFound } from "../services/service-error.ts";
@@ -25,6 +26,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   publicRoutes(router, deps);
   jobRoutes(router, deps);
   jobEventRoutes(router, deps);
+  previewRoutes(router, deps);
   webhookRoutes(router, deps);
   docsRoutes(router, deps);
   if (deps.localFilesRoot) fileRoutes(router, deps.localFilesRoot, deps.signer, deps.now);

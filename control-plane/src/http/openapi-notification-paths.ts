@@ -1,4 +1,4 @@
-import { RESULT_FILES } from "@caption/shared/storage/result-files";
+import { SERVED_FILES } from "@caption/shared/storage/result-files";
 import { MAX_WEBHOOK_ENDPOINTS, RECENT_WEBHOOK_DELIVERIES, WEBHOOK_EVENT_TYPES } from "@caption/shared/api/webhook";
 import { bearer, error, idParam, json, needs, rateLimited, ref } from "./openapi-parts.ts";
 
@@ -7,11 +7,15 @@ import { bearer, error, idParam, json, needs, rateLimited, ref } from "./openapi
 
 const endpointIdParam = idParam("The webhook endpoint's id (we_…)");
 
-/** The media types result files are served with (RESULT_FILES), each with its schema. */
+/** The media types result files are served with (SERVED_FILES), each with its schema. */
 function resultFileContent(): Record<string, { schema: object }> {
   const schemaOf = (mediaType: string) =>
-    mediaType === "application/json" ? { oneOf: [ref("Transcript"), ref("QualityReport")] } : mediaType.startsWith("video/") ? { type: "string", contentMediaType: mediaType } : { type: "string" };
-  return Object.fromEntries(Object.values(RESULT_FILES).map(({ contentType }) => {
+    mediaType === "application/json"
+      ? { oneOf: [ref("Transcript"), ref("QualityReport")] }
+      : /^(video|image)\//.test(mediaType)
+        ? { type: "string", contentMediaType: mediaType }
+        : { type: "string" };
+  return Object.fromEntries(SERVED_FILES.map(({ contentType }) => {
     const mediaType = contentType.split(";")[0]!;
     return [mediaType, { schema: schemaOf(mediaType) }];
   }));
@@ -24,11 +28,12 @@ export function fileAndEventPaths() {
         operationId: "downloadResultFile",
         tags: ["Files"],
         summary: "Download a result file through its signed link",
-        description: "The links in a completed Job (video.url, subtitles.srt_url, vtt_url, ass_url, transcript_url and quality_url) point here; they need no API key and expire with the files. Supports Range requests.",
+        description:
+          "The links in a completed Job (video.url, poster_url, preview_strip_url and overlay_urls, subtitles.srt_url, vtt_url, ass_url, transcript_url and quality_url) point here; they need no API key and expire with the files. Supports Range requests.",
         security: [],
         parameters: [
           { name: "job", in: "path", required: true, description: "The job's id", schema: { type: "string" } },
-          { name: "file", in: "path", required: true, description: "The result file", schema: { type: "string", enum: Object.values(RESULT_FILES).map((file) => file.name) } },
+          { name: "file", in: "path", required: true, description: "The result file", schema: { type: "string", enum: SERVED_FILES.map((file) => file.name) } },
           { name: "expires", in: "query", required: true, description: "Unix time the link stops working", schema: { type: "string" } },
           { name: "signature", in: "query", required: true, description: "HMAC of the file and expiry", schema: { type: "string" } },
         ],

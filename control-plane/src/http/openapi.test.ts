@@ -56,6 +56,12 @@ const BODIES: [string, unknown][] = [
   ["max_duration_seconds 601", v({ max_duration_seconds: 601 })],
   ["max_duration_seconds fraction", v({ max_duration_seconds: 10.5 })],
   ["max_duration_seconds string", v({ max_duration_seconds: "60" })],
+  // output
+  ["output overlay", v({ output: { kind: "overlay" } })],
+  ["output both", v({ output: { kind: "both" } })],
+  ["output kind unknown", v({ output: { kind: "transparent" } })],
+  ["output without kind", v({ output: {} })],
+  ["output with another field", v({ output: { kind: "burned", alpha: true } })],
   // style: enums
   ["style empty", styled({})],
   ["style null", v({ style: null })],
@@ -142,7 +148,7 @@ describe("GET /v1/openapi.json", () => {
     const result = await validate(structuredClone(doc) as never);
     assert.ok(result.valid, compileErrors(result));
     assert.deepEqual(Object.keys(doc.paths).sort(), [
-      "/v1/files/{job}/{file}", "/v1/jobs/{id}", "/v1/jobs/{id}/cancel", "/v1/jobs/{id}/events", "/v1/jobs/{id}/renders", "/v1/presets", "/v1/subtitles", "/v1/usage",
+      "/v1/files/{job}/{file}", "/v1/jobs/{id}", "/v1/jobs/{id}/cancel", "/v1/jobs/{id}/events", "/v1/jobs/{id}/renders", "/v1/presets", "/v1/previews", "/v1/subtitles", "/v1/usage",
       "/v1/webhook_endpoints", "/v1/webhook_endpoints/{id}", "/v1/webhook_endpoints/{id}/deliveries",
     ]);
   });
@@ -209,6 +215,8 @@ const RENDER_BODIES: [string, unknown][] = [
   ["word text with DEL", { words: [{ text: "a\u007fb", start: 0, end: 1 }] }],
   ["word start negative", { words: [{ text: "a", start: -1, end: 1 }] }],
   ["word end missing", { words: [{ text: "a", start: 0 }] }],
+  ["output overlay", { output: { kind: "overlay" } }],
+  ["output kind unknown", { output: { kind: "alpha" } }],
 ];
 
 describe("the documented RenderRequest schema accepts exactly the shapes the server accepts", () => {

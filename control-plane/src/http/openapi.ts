@@ -2,6 +2,7 @@ import { CancelResponseSchema, JobSchema } from "@caption/shared/api/job";
 import { ErrorBodySchema } from "@caption/shared/api/error";
 import { JobEventSchema } from "@caption/shared/api/job-event";
 import { PresetListSchema } from "@caption/shared/api/preset";
+import { PREVIEW_CONTENT_TYPES, PreviewRequestSchema } from "@caption/shared/api/preview";
 import { RenderRequestSchema } from "@caption/shared/api/render-request";
 import { SubmissionRequestSchema, SubmissionResponseSchema } from "@caption/shared/api/submission";
 import { TranscriptSchema } from "@caption/shared/api/transcript";
@@ -29,6 +30,7 @@ export function buildOpenApiDocument(serverUrl: string) {
     tags: [
       { name: "Presets", description: "The caption style presets" },
       { name: "Jobs", description: "Submit, follow and cancel captioning jobs" },
+      { name: "Previews", description: "A look drawn at once, before any job: no charge" },
       { name: "Files", description: "Result downloads behind signed links" },
       { name: "Usage", description: "Prepaid seconds and limits" },
       { name: "Webhooks", description: "Account-level endpoints that receive signed job events (Standard Webhooks)" },
@@ -39,6 +41,7 @@ export function buildOpenApiDocument(serverUrl: string) {
         SubmissionRequest: plain(SubmissionRequestSchema),
         SubmissionResponse: plain(SubmissionResponseSchema),
         RenderRequest: plain(RenderRequestSchema),
+        PreviewRequest: plain(PreviewRequestSchema),
         Job: plain(JobSchema),
         JobEvent: plain(JobEventSchema),
         CancelResponse: plain(CancelResponseSchema),
@@ -127,6 +130,34 @@ export function buildOpenApiDocument(serverUrl: string) {
             "404": error("No such job, or another account's (NOT_FOUND)"),
             "409": error("The source job is not completed or its files have expired (SOURCE_NOT_RENDERABLE)"),
             "413": error("The body is over 16 MiB (PAYLOAD_TOO_LARGE)"),
+          },
+        },
+      },
+      "/v1/previews": {
+        post: {
+          operationId: "createPreview",
+          tags: ["Previews"],
+          summary: "A still or a short clip of a preset and style, drawn by the same painter as a job's video",
+          description:
+            "Answers synchronously with the picture's bytes: png or webp, the frame at `at`; mp4, up to 5 s of the animation. Over a neutral checkerboard, or over a frame of one of the account's completed jobs (`background`). " +
+            "A still and the same instant of a rendered job are the same pixels. Never charged; its own rate limit per key (PREVIEW_RATE_LIMIT_PER_MINUTE, 60 by default) besides the key's. " +
+            "Workers draw previews: past the deadline (2 s for a still, 10 s for a clip), or with no worker running, the answer is 503 with Retry-After. " +
+            needs("subtitles:write"),
+          ...bearer("subtitles:write"),
+          requestBody: { required: true, ...json("PreviewRequest") },
+          responses: {
+            "200": {
+              description: "The preview",
+              headers: { "Cache-Control": { schema: { type: "string" }, description: "no-store" } },
+              content: Object.fromEntries(Object.values(PREVIEW_CONTENT_TYPES).map((type) => [type, { schema: { type: "string", contentMediaType: type } }])),
+            },
+            "400": error("Invalid request, naming the field: sizes over 1920 × 1080 either way or odd for mp4, at outside the words, text over 500 characters, an unknown format, text and words together… (INVALID_REQUEST)"),
+            "401": error("Missing or invalid API key (UNAUTHORIZED, INSUFFICIENT_SCOPE)"),
+            "404": error("background.job_id is no job of the account (NOT_FOUND)"),
+            "409": error("background.job_id is not completed, or its files have expired (SOURCE_NOT_RENDERABLE)"),
+            "413": error("The body is over 64 KiB (PAYLOAD_TOO_LARGE)"),
+            "429": rateLimited,
+            "503": { description: "SERVICE_UNAVAILABLE: not drawn within the deadline, or no worker is running", headers: retryAfter, ...json("Error") },
           },
         },
       },

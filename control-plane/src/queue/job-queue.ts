@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { Value } from "@sinclair/typebox/value";
-import { QUEUES, WebhookDeliveryPayloadSchema, type CaptionJobPayload, type WebhookDeliveryPayload } from "@caption/shared/jobs/catalog";
+import { QUEUES, WebhookDeliveryPayloadSchema, type CaptionJobPayload, type PreviewPayload, type WebhookDeliveryPayload } from "@caption/shared/jobs/catalog";
 import { startQueueClient } from "@caption/shared/jobs/queue-client";
 import { pgBossAdapter, type ConnectionOptions, type DbOrTrx } from "@caption/shared/db/database";
 import { startInFlightPool, type InFlightPool, type PoolSource } from "./in-flight-pool.ts";
@@ -8,6 +8,8 @@ import { startInFlightPool, type InFlightPool, type PoolSource } from "./in-flig
 export interface JobQueue {
   /** Enqueues on the caller's transaction: the job row and its queue entry commit or roll back together. */
   enqueueCaptionJob(trx: DbOrTrx, payload: CaptionJobPayload): Promise<void>;
+  /** Queues a preview for the workers (no transaction: the request waits for it at once). */
+  enqueuePreview(payload: PreviewPayload): Promise<void>;
   /** Queues one webhook attempt, due at `startAfter`, on the caller's transaction. */
   enqueueWebhookAttempt(trx: DbOrTrx, payload: WebhookDeliveryPayload, startAfter: Date): Promise<void>;
   /**
@@ -26,6 +28,9 @@ export async function startJobQueue(connectionString: string, connection: Connec
   return {
     async enqueueCaptionJob(trx, payload) {
       await boss.send(QUEUES.captionJob, payload, { db: pgBossAdapter(trx) });
+    },
+    async enqueuePreview(payload) {
+      await boss.send(QUEUES.preview, payload);
     },
     async enqueueWebhookAttempt(trx, payload, startAfter) {
       await boss.send(QUEUES.webhookDelivery, payload, { db: pgBossAdapter(trx), startAfter });

@@ -19,6 +19,7 @@ import { startJobQueue, type JobQueue } from "../queue/job-queue.ts";
 import { createLanguageSupport } from "../services/language-support.ts";
 import { createResultLinks } from "../storage/create-result-links.ts";
 import { createUrlSigner } from "../storage/signed-url.ts";
+import { PREVIEW_RESULTS_CHANNEL } from "@caption/shared/jobs/catalog";
 import { JOB_EVENTS_CHANNEL } from "../services/job-event-stream.ts";
 import { startMaintenance } from "../services/maintenance.ts";
 import { startWebhookRelay, WEBHOOKS_CHANNEL } from "../services/webhook-relay.ts";
@@ -101,9 +102,9 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
   }
   const maintenance = startMaintenance(db, logger, now);
   const stopObservingQueue = telemetry ? observeQueue(db, logger) : () => undefined;
-  // One LISTEN connection per process: event streams and the webhook relay wait on it.
+  // One LISTEN connection per process: event streams, the webhook relay and previews wait on it.
   const listener = startNotificationListener(databaseUrl, {
-    channels: [JOB_EVENTS_CHANNEL, WEBHOOKS_CHANNEL],
+    channels: [JOB_EVENTS_CHANNEL, WEBHOOKS_CHANNEL, PREVIEW_RESULTS_CHANNEL],
     connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS,
     logger,
   });
@@ -136,6 +137,11 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     eventStreams,
     heartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
     allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS,
+    previewLimits: {
+      perMinute: env.PREVIEW_RATE_LIMIT_PER_MINUTE,
+      stillMs: env.PREVIEW_STILL_DEADLINE_SECONDS * 1000,
+      clipMs: env.PREVIEW_CLIP_DEADLINE_SECONDS * 1000,
+    },
     now,
   });
   handle = app.callback();

@@ -1,4 +1,5 @@
 import type { Job } from "@caption/shared/api/job";
+import { burnsCaptions } from "@caption/shared/api/output";
 import type { JobRecord } from "../db/job-repository.ts";
 import type { ResultLinks } from "../storage/result-links.ts";
 
@@ -13,6 +14,9 @@ export async function presentJob(row: JobRecord, links: ResultLinks, baseUrl: st
   const [videoUrl, srtUrl, transcriptUrl, vttUrl, assUrl, qualityUrl] = await Promise.all(
     [row.video_key, row.srt_key, row.transcript_key, row.vtt_key, row.ass_key, row.quality_key].map(link),
   );
+  const [posterUrl, stripUrl, webmUrl, movUrl] = await Promise.all(
+    [row.poster_key, row.preview_strip_key, row.overlay_webm_key, row.overlay_mov_key].map(link),
+  );
   return {
     id: row.id,
     status: row.status,
@@ -20,7 +24,16 @@ export async function presentJob(row: JobRecord, links: ResultLinks, baseUrl: st
     created_at: new Date(row.created_at).toISOString(),
     source_job_id: row.source_job_id,
     expires_at: expiresAt ? expiresAt.toISOString() : null,
-    video: videoUrl ? { url: videoUrl, content_type: "video/mp4" } : null,
+    video: videoUrl
+      ? {
+          url: videoUrl,
+          content_type: "video/mp4",
+          captioned: burnsCaptions(row.output_kind),
+          poster_url: posterUrl ?? null,
+          preview_strip_url: stripUrl ?? null,
+          overlay_urls: webmUrl && movUrl ? { webm_url: webmUrl, mov_url: movUrl } : null,
+        }
+      : null,
     subtitles: {
       srt_url: srtUrl ?? null,
       transcript_url: transcriptUrl ?? null,
@@ -28,6 +41,7 @@ export async function presentJob(row: JobRecord, links: ResultLinks, baseUrl: st
       ass_url: assUrl ?? null,
       quality_url: qualityUrl ?? null,
     },
+    output: { kind: row.output_kind },
     usage: { reserved_seconds: row.reserved_seconds, billed_seconds: row.billed_seconds },
     error: row.error_code ? { code: row.error_code, message: row.error_message ?? row.error_code } : null,
     quality: row.status === "completed" ? row.quality : null,

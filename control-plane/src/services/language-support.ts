@@ -7,7 +7,8 @@ export interface LanguageSupport {
   assertSupported(language: string): Promise<void>;
 }
 
-const LIVE_WITHIN_SECONDS = 90;
+/** A worker seen this recently is taken to be running (they refresh their row every 30 s). */
+export const LIVE_WITHIN_SECONDS = 90;
 
 /**
  * Workers record their engine's languages at start-up and refresh a heartbeat. With no live

@@ -3,6 +3,7 @@ import type { Db } from "@caption/shared/db/database";
 import { deleteRateWindowsBefore } from "../db/api-key-repository.ts";
 import { deleteExpiredIdempotencyRecords } from "../db/idempotency-repository.ts";
 import { deleteProgressEventsBefore } from "../db/job-event-repository.ts";
+import { deleteStalePreviewRows } from "../db/preview-repository.ts";
 import { deleteSettledDeliveriesBefore } from "../db/webhook-delivery-repository.ts";
 
 const EVERY_MS = 60_000;
@@ -10,8 +11,13 @@ const RATE_WINDOWS_KEPT_MS = 5 * 60_000;
 const SETTLED_DELIVERIES_KEPT_MS = 7 * 24 * 3600_000;
 // A job's status events are its history and stay; its progress steps (one a second while it runs) go after a week.
 const PROGRESS_EVENTS_KEPT_MS = 8 * 24 * 3600_000;
+// A preview's picture is read by the request that waits for it, within seconds; one left over was drawn too late.
+const PREVIEW_RESULTS_KEPT_MS = 60_000;
 
-/** Prunes rate-limit windows, expired idempotency records, week-old settled webhook deliveries and progress events; safe to run in every API process. */
+/**
+ * Prunes rate-limit windows (previews' too), expired idempotency records, week-old settled webhook deliveries
+ * and progress events, and previews nobody took; safe to run in every API process.
+ */
 export function startMaintenance(db: Db, logger: Logger, now: () => Date): { stop(): void } {
   const timer = setInterval(() => {
     const windowsBefore = new Date(now().getTime() - RATE_WINDOWS_KEPT_MS);
@@ -22,6 +28,7 @@ export function startMaintenance(db: Db, logger: Logger, now: () => Date): { sto
       deleteExpiredIdempotencyRecords(db),
       deleteSettledDeliveriesBefore(db, deliveriesBefore),
       deleteProgressEventsBefore(db, progressBefore),
+      deleteStalePreviewRows(db, new Date(Date.now() - PREVIEW_RESULTS_KEPT_MS), windowsBefore),
     ]).catch((error: unknown) => logger.warn({ err: error }, "maintenance failed"));
   }, EVERY_MS);
   timer.unref();

@@ -57,6 +57,7 @@ export async function requestRender(deps: RenderDeps, input: RenderInput): Promi
       style: JSON.stringify(request.style ?? source.style),
       max_duration_seconds: source.max_duration_seconds,
       subtitle_profile: request.subtitles?.profile ?? source.subtitle_profile,
+      output_kind: request.output?.kind ?? "burned",
     };
   });
 }

@@ -34,5 +34,6 @@ export async function submitJob(deps: SubmissionDeps, input: SubmitInput): Promi
     vocabulary: request.vocabulary && request.vocabulary.length > 0 ? JSON.stringify(request.vocabulary) : null,
     replacements: request.replacements && Object.keys(request.replacements).length > 0 ? JSON.stringify(request.replacements) : null,
     profanity: request.profanity ?? "keep",
+    output_kind: request.output?.kind ?? "burned",
   }));
 }

@@ -77,6 +77,11 @@ export interface CompletedFiles {
   sourceVideoKey: string;
   qualityKey: string;
   quality: QualitySummary;
+  /** The pictures and the transparent overlay; null where the job has none (the overlay for kind burned). */
+  posterKey: string | null;
+  previewStripKey: string | null;
+  overlayWebmKey: string | null;
+  overlayMovKey: string | null;
   expiresAt: Date;
 }
 
@@ -96,6 +101,10 @@ export async function markCompleted(db: DbOrTrx, jobId: string, billedSeconds: n
       source_video_key: files.sourceVideoKey,
       quality_key: files.qualityKey,
       quality: JSON.stringify(files.quality),
+      poster_key: files.posterKey,
+      preview_strip_key: files.previewStripKey,
+      overlay_webm_key: files.overlayWebmKey,
+      overlay_mov_key: files.overlayMovKey,
       expires_at: files.expiresAt,
       finished_at: now,
       updated_at: now,
@@ -170,6 +179,10 @@ export async function forgetResultFiles(db: DbOrTrx, jobIds: readonly string[]):
       transcript_key: null,
       source_video_key: null,
       quality_key: null,
+      poster_key: null,
+      preview_strip_key: null,
+      overlay_webm_key: null,
+      overlay_mov_key: null,
     })
     .where("id", "in", jobIds)
     .execute();

@@ -10,6 +10,7 @@ import { traceAttempt } from "../telemetry/attempt-tracing.ts";
 import type { AttemptContext } from "./attempt-context.ts";
 import { advanceJob, reserveForJob } from "./job-transitions.ts";
 import { completeWithCharge } from "./output-stages.ts";
+import { RESULT_FILES } from "../storage/result-store.ts";
 
 let database: TestDatabase;
 before(async () => {
@@ -29,7 +30,9 @@ test("a completed job's files expire a day after the clock's now at completion",
   await traceAttempt("job_1", undefined, (tracing) => {
     // What completing reads of an attempt's context.
     const ctx = { deps: { db, clock }, job, log: pino({ level: "silent" }), tracing, started: performance.now() } as unknown as AttemptContext;
-    return completeWithCharge(ctx, { seconds: 5, video: { framesDrawn: 1, renderedSeconds: 5 }, quality: { profile: "netflix", cues: 3, cues_breaking_rules: 1, low_confidence_words: 2 } });
+    const video = { framesDrawn: 1, renderedSeconds: 5, files: [RESULT_FILES.video] };
+    const quality = { profile: "netflix", cues: 3, cues_breaking_rules: 1, low_confidence_words: 2 } as const;
+    return completeWithCharge(ctx, { seconds: 5, video, quality, pictures: [] });
   });
   const row = (await loadJob(db, "job_1"))!;
   assert.equal(row.status, "completed");

@@ -1,16 +1,22 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
+import { burnsCaptions, makesOverlay } from "@caption/shared/api/output";
 import type { QualitySummary } from "@caption/shared/api/quality-report";
 import type { Transcript } from "@caption/shared/api/transcript";
+import { VIDEO_FILES } from "@caption/shared/storage/result-files";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import { jobStatus } from "../db/job-repository.ts";
 import type { MediaInfo } from "../media/media-info.ts";
+import type { Cue } from "../render/cue-builder.ts";
 import { renderCaptionedVideo, type CaptionCues } from "../render/render-video.ts";
+import { writeUncaptionedMp4 } from "../render/uncaptioned-video.ts";
 import { RESULT_FILES, resultKey, SOURCE_VIDEO_FILE } from "../storage/result-store.ts";
 import { subtitleFiles, type QualityReportInput } from "../subtitles/subtitle-files.ts";
 import { recordRender } from "../telemetry/attempt-tracing.ts";
 import type { AttemptContext } from "./attempt-context.ts";
 import { completeJob } from "./job-transitions.ts";
+import { takePictures } from "./picture-stage.ts";
+import type { CaptionedVideo, LocalResultFile } from "./rendered-files.ts";
 import { checkRenderedOutput } from "./rendered-duration.ts";
 
 // The stages every job ends with, whatever gave it its words: render the captions into the video,
@@ -18,15 +24,11 @@ import { checkRenderedOutput } from "./rendered-duration.ts";
 
 const RETENTION_MS = 24 * 3600 * 1000;
 
-export interface CaptionedVideo {
-  framesDrawn: number;
-  /** Duration of the rendered file, measured like any upload. */
-  renderedSeconds: number;
-}
-
 /**
- * Draws the cues in the style onto the source and encodes the captioned MP4 into the scratch folder, then
- * measures it. The cues are all known, or arrive while recognition runs (`cueStream`).
+ * Draws the cues in the style onto the source and encodes what the job's output kind asks for into the
+ * scratch folder: the captioned MP4, the transparent overlay (WebM and MOV, with the source copied as an
+ * uncaptioned MP4 when nothing is burned), or both; then measures them. The cues are all known, or arrive
+ * while recognition runs (`cueStream`).
  */
 export async function renderCaptions(
   ctx: AttemptContext,
@@ -43,12 +45,16 @@ export async function renderCaptions(
   const { media, style, work } = input;
   return ctx.tracing.stage("render", async () => {
     const started = performance.now();
-    const outputPath = path.join(dir, RESULT_FILES.video.name);
+    const local = (file: LocalResultFile) => path.join(dir, file.name);
+    const kind = ctx.job.output_kind;
+    const burned = burnsCaptions(kind) ? RESULT_FILES.video : VIDEO_FILES.uncaptioned;
+    const overlayFiles = makesOverlay(kind) ? [VIDEO_FILES.overlayWebm, VIDEO_FILES.overlayMov] : [];
     const captions: CaptionCues = input.cueStream === undefined ? { cues: input.cues } : { cueStream: input.cueStream };
     const render = await renderCaptionedVideo({
       ...captions,
       inputPath: input.sourcePath,
-      outputPath,
+      outputPath: burnsCaptions(kind) ? local(burned) : undefined,
+      overlay: makesOverlay(kind) ? { webmPath: local(VIDEO_FILES.overlayWebm), movPath: local(VIDEO_FILES.overlayMov) } : undefined,
       style,
       media,
       encoder: deps.encoder,
@@ -58,28 +64,49 @@ export async function renderCaptions(
       ffmpegBinary: deps.ffmpegPath,
       onProgress: input.onProgress,
     });
+    if (!burnsCaptions(kind)) {
+      const uncaptioned = { inputPath: input.sourcePath, outputPath: local(burned), media, encoder: deps.encoder };
+      await writeUncaptionedMp4({ ...uncaptioned, signal: work, logger: log, ffmpegBinary: deps.ffmpegPath });
+    }
     recordRender(deps.encoder.encoder, Math.round(media.durationSeconds * media.frameRate), (performance.now() - started) / 1000);
-    const renderedSeconds = await checkRenderedOutput(
-      outputPath,
-      { seconds: input.seconds, frameRate: media.frameRate },
-      { signal: work, binary: deps.ffprobePath, timeoutMs: deps.limits.probeTimeoutMs },
-    );
-    return { framesDrawn: render.framesDrawn, renderedSeconds };
+    const files = [burned, ...overlayFiles];
+    let renderedSeconds = 0;
+    for (const file of files) {
+      const seconds = await checkRenderedOutput(
+        local(file),
+        { seconds: input.seconds, frameRate: media.frameRate },
+        { signal: work, binary: deps.ffprobePath, timeoutMs: deps.limits.probeTimeoutMs },
+      );
+      renderedSeconds = Math.max(renderedSeconds, seconds);
+    }
+    return { framesDrawn: render.framesDrawn, renderedSeconds, files };
   });
 }
 
 /**
- * Lays the job's words out by its subtitle profile (the picture follows the preset instead), writes the SRT,
- * WebVTT, ASS, quality report and transcript, then stores them, the captioned video and the source video under
- * the job's key prefix (the source stays so the job can be rendered again). Returns the report's summary.
+ * Takes the poster and the preview strip from the rendered video; lays the job's words out by its subtitle profile
+ * (the picture follows the preset instead), writes the SRT, WebVTT, ASS, quality report and transcript; then
+ * stores them, the video's files and the source video under the job's key prefix (the source stays so the job
+ * can be rendered again). Returns the report's summary and the pictures' files.
  */
 export async function storeResults(
   ctx: AttemptContext,
-  input: { sourcePath: string; media: MediaInfo; style: ResolvedStyle; transcript: Transcript; quality: QualityInput; progress: number },
-): Promise<QualitySummary> {
+  input: {
+    sourcePath: string;
+    media: MediaInfo;
+    style: ResolvedStyle;
+    /** The cues the picture shows: the poster's and strip's instants are chosen from them. */
+    cues: readonly Cue[];
+    video: CaptionedVideo;
+    transcript: Transcript;
+    quality: QualityInput;
+    progress: number;
+  },
+): Promise<{ quality: QualitySummary; pictures: LocalResultFile[] }> {
   const { deps, dir, job, log, signal } = ctx;
   return ctx.tracing.stage("store", async () => {
     await ctx.progress.report(input.progress);
+    const pictures = await takePictures(ctx, input);
     const { media, transcript } = input;
     const subtitles = subtitleFiles({
       jobId: job.id,
@@ -97,12 +124,14 @@ export async function storeResults(
     await writeFile(path.join(dir, RESULT_FILES.vtt.name), subtitles.vtt, "utf8");
     await writeFile(path.join(dir, RESULT_FILES.ass.name), subtitles.ass, "utf8");
     await writeFile(path.join(dir, RESULT_FILES.transcript.name), JSON.stringify(transcript), "utf8");
-    const files = Object.values(RESULT_FILES).map((file) => ({ ...file, localPath: path.join(dir, file.name) }));
+    // The burned video is one of the video's files, when there is one.
+    const written = [...Object.values(RESULT_FILES).filter((file) => file !== RESULT_FILES.video), ...input.video.files, ...pictures];
+    const files = written.map((file) => ({ ...file, localPath: path.join(dir, file.name) }));
     for (const file of [...files, { ...SOURCE_VIDEO_FILE, localPath: input.sourcePath }]) {
       signal.throwIfAborted();
       ctx.stored.push(await deps.store.put(job.id, file.name, file.localPath, file.contentType, { signal }));
     }
-    return report.summary;
+    return { quality: report.summary, pictures };
   });
 }
 
@@ -110,12 +139,16 @@ export async function storeResults(
 export type QualityInput = Pick<QualityReportInput, "words" | "speech" | "vocabulary">;
 
 /** Charges the reservation and marks the job completed with its files' keys and quality summary, in one transaction. */
-export async function completeWithCharge(ctx: AttemptContext, input: { seconds: number; video: CaptionedVideo; quality: QualitySummary }): Promise<void> {
+export async function completeWithCharge(
+  ctx: AttemptContext,
+  input: { seconds: number; video: CaptionedVideo; quality: QualitySummary; pictures: readonly LocalResultFile[] },
+): Promise<void> {
   const { deps, job, log, tracing } = ctx;
   const key = (name: string) => resultKey(job.id, name);
+  const keyOf = (file: LocalResultFile, among: readonly LocalResultFile[]) => (among.includes(file) ? key(file.name) : null);
   const outcome = await tracing.stage("charge", () =>
     completeJob(deps.db, job.id, {
-      videoKey: key(RESULT_FILES.video.name),
+      videoKey: key(input.video.files[0]!.name),
       srtKey: key(RESULT_FILES.srt.name),
       vttKey: key(RESULT_FILES.vtt.name),
       assKey: key(RESULT_FILES.ass.name),
@@ -123,6 +156,10 @@ export async function completeWithCharge(ctx: AttemptContext, input: { seconds: 
       qualityKey: key(RESULT_FILES.quality.name),
       quality: input.quality,
       sourceVideoKey: key(SOURCE_VIDEO_FILE.name),
+      posterKey: keyOf(VIDEO_FILES.poster, input.pictures),
+      previewStripKey: keyOf(VIDEO_FILES.previewStrip, input.pictures),
+      overlayWebmKey: keyOf(VIDEO_FILES.overlayWebm, input.video.files),
+      overlayMovKey: keyOf(VIDEO_FILES.overlayMov, input.video.files),
       expiresAt: new Date(deps.clock.now() + RETENTION_MS),
     }),
   );

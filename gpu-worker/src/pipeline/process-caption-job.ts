@@ -54,7 +54,7 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
   const lexicon = vocabulary.length > 0 ? await defaultPhoneticLexicon() : NO_LEXICON;
   const passOptions = { vocabulary, replacements: job.replacements ?? {}, profanity: job.profanity };
   const pass = isNoop(passOptions) ? async (words: readonly Word[]) => [...words] : await createWordPass(passOptions, lexicon, signal);
-  const { transcribed, words, video } = await transcribeAndRender(ctx, {
+  const { transcribed, words, cues, video } = await transcribeAndRender(ctx, {
     sourcePath,
     media,
     style,
@@ -78,15 +78,17 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
     segments: segmentsForWords(transcribed.segments, words),
     style,
   });
-  const quality = await storeResults(ctx, {
+  const { quality, pictures } = await storeResults(ctx, {
     sourcePath,
     media,
     style,
+    cues,
+    video,
     transcript,
     quality: { words, speech: transcribed.speech, vocabulary: await biasingOutcome(deps.engine, vocabulary, lexicon) },
     progress: STAGES.store[0],
   });
 
   // 5. Charge and complete, atomically
-  await completeWithCharge(ctx, { seconds, video, quality });
+  await completeWithCharge(ctx, { seconds, video, quality, pictures });
 }

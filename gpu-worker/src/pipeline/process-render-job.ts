@@ -78,15 +78,17 @@ export async function runRenderJob(ctx: AttemptContext): Promise<void> {
     segments: job.words === null ? source.transcript.segments : segmentsForWords(source.transcript.segments, words),
     style,
   });
-  const quality = await storeResults(ctx, {
+  const { quality, pictures } = await storeResults(ctx, {
     sourcePath: source.videoPath,
     media,
     style,
+    cues,
+    video,
     transcript,
     quality: renderedQuality(words, source.report),
     progress: STAGES.store[0],
   });
 
   // 5. Charge and complete, atomically
-  await completeWithCharge(ctx, { seconds, video, quality });
+  await completeWithCharge(ctx, { seconds, video, quality, pictures });
 }

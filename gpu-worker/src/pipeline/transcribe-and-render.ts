@@ -10,7 +10,8 @@ import { recordTranscription } from "../telemetry/attempt-tracing.ts";
 import type { PassedWord } from "../words/passed-word.ts";
 import type { WordPass } from "../words/word-pass.ts";
 import type { AttemptContext } from "./attempt-context.ts";
-import { renderCaptions, type CaptionedVideo } from "./output-stages.ts";
+import { renderCaptions } from "./output-stages.ts";
+import type { CaptionedVideo } from "./rendered-files.ts";
 
 // Progress while both run: recognition and the render advance together, the render (which cannot pass the
 // cues recognised so far) carrying most of the weight, as it takes most of the time.

@@ -65,7 +65,27 @@ export class CaptionPainter {
     this.#composed?.showing(layout);
     const area = repaintArea(this.#shown, caption, this.#band, this.#style, this.#geometry);
     this.#shown = caption;
-    if (area === null) return null;
+    return area === null ? null : this.#patch(caption, area);
+  }
+
+  /**
+   * The area `update` would repaint for `layout` at `t`, without painting it: the painter shows that caption
+   * from here on. With `repaint`, a caller may paint only the updates whose pixels are still on screen later.
+   */
+  advance(layout: CueLayout | null, t: number): PixelArea | null {
+    const caption = this.#stateAt(layout, t);
+    const area = repaintArea(this.#shown, caption, this.#band, this.#style, this.#geometry);
+    this.#shown = caption;
+    return area;
+  }
+
+  /** `area` of the band as `update` paints it for `layout` at `t` (an area `advance` returned), whatever was shown before. */
+  repaint(layout: CueLayout | null, t: number, area: PixelArea): PixelPatch {
+    this.#composed?.showing(layout);
+    return this.#patch(this.#stateAt(layout, t), area);
+  }
+
+  #patch(caption: CaptionState | null, area: PixelArea): PixelPatch {
     // Drawing reaches a little past the area: Skia anti-aliases edges that cross a clip a little differently,
     // so the area's own pixels come out as in a full repaint.
     const region = widened(area, CLIP_MARGIN, this.#band);

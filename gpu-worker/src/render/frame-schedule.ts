@@ -29,12 +29,16 @@ export function scheduleFrames(cues: readonly ScheduledCue[], video: { durationS
 export class FrameSchedule {
   readonly #toMs: (t: number) => number;
   readonly #endMs: number;
+  /** Milliseconds of the video's last frame on the grid. */
+  readonly #lastFrameMs: number;
   readonly #frames: ScheduledFrame[] = [];
   #cues = 0;
 
   constructor(video: { durationSeconds: number; frameRate: number | null }) {
     this.#toMs = msOnFrameGrid(video.frameRate);
     this.#endMs = Math.floor(video.durationSeconds * 1000);
+    const rate = video.frameRate;
+    this.#lastFrameMs = rate === null || !(rate > 0) ? this.#endMs : this.#toMs(Math.max(0, Math.round(video.durationSeconds * rate) - 1) / rate);
     this.#push({ ptsMs: 0, cue: null, t: 0 });
   }
 
@@ -48,9 +52,15 @@ export class FrameSchedule {
     return this.#frames.splice(0, this.#frames.length - 1);
   }
 
-  /** No more cues: the frames held back and the closing one. */
-  finish(): ScheduledFrame[] {
+  /**
+   * No more cues: the frames held back and the closing one. `holdLastFrame` adds the last picture again at the
+   * video's last frame, for outputs timed by the caption stream alone (it changes no burned frame).
+   */
+  finish(options: { holdLastFrame?: boolean } = {}): ScheduledFrame[] {
     const last = this.#frames.at(-1);
+    const lastFrameMs = this.#lastFrameMs;
+    const hold = options.holdLastFrame && last !== undefined && lastFrameMs > last.ptsMs && lastFrameMs < this.#endMs;
+    if (hold) this.#frames.push({ ...last, ptsMs: lastFrameMs });
     if (last !== undefined && this.#endMs > last.ptsMs) this.#frames.push({ ...last, ptsMs: this.#endMs });
     return this.#frames.splice(0);
   }

@@ -1,10 +1,7 @@
 import { rm } from "node:fs/promises";
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import type { Writable } from "node:stream";
 import type { Logger } from "pino";
-import { JobFailure } from "@caption/shared/errors/codes";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
-import { FfmpegError, spawnFfmpeg } from "../media/ffmpeg.ts";
+import { writeConstantRateMov } from "../media/constant-rate-mov.ts";
 import type { H264Encoder } from "../media/h264-encoder.ts";
 import { HDR_TO_SDR_FILTER, isHdr, SDR_BT709_TAGS } from "../media/dynamic-range.ts";
 import type { MediaInfo } from "../media/media-info.ts";
@@ -14,12 +11,12 @@ import { animationFor } from "./animations/animation-for.ts";
 import { bandFor, type Band } from "./band-layout.ts";
 import { layoutCue, type CueLayout } from "./caption-layout.ts";
 import { CaptionPainter } from "./caption-painter.ts";
+import { pipeCaptionFrames, type PipedFrame } from "./caption-pipe.ts";
 import { skiaFontMeasure, type FontMeasure } from "./font-measure.ts";
 import type { Cue } from "./cue-builder.ts";
 import { FrameSchedule, type ScheduledFrame } from "./frame-schedule.ts";
-import { MatroskaFrameWriter, matroskaHeader } from "./matroska-writer.ts";
+import { frameRateFraction, overlayOutputArgs, transparentCanvas, type OverlayOutputs } from "./overlay-output.ts";
 import { styleBand } from "./style-band.ts";
-import { YuvaPicture } from "./yuva-picture.ts";
 
 /**
  * The captions: all cues up front (the band is fitted to their ink), or a stream of cues in order, each batch
@@ -29,8 +26,12 @@ import { YuvaPicture } from "./yuva-picture.ts";
 export type CaptionCues = { cues: readonly Cue[]; cueStream?: never } | { cueStream: AsyncIterable<readonly Cue[]>; cues?: never };
 
 export type RenderVideoOptions = CaptionCues & {
+  /** The source; read only for a burned video. */
   inputPath: string;
-  outputPath: string;
+  /** The burned video (MP4); omitted: no burned video, and the source is not decoded at all. */
+  outputPath?: string;
+  /** The transparent caption video, alone or beside the burned one. */
+  overlay?: OverlayOutputs;
   style: ResolvedStyle;
   media: MediaInfo;
   encoder: H264Encoder;
@@ -74,114 +75,61 @@ function captionPlan(options: RenderVideoOptions): { band: Band; batches: AsyncI
 }
 
 /**
- * Burns the captions into the video with one ffmpeg process: the source is input 0, a Matroska stream of
- * band-sized yuva420p caption frames on stdin is input 1, overlaid at the band's place and encoded to MP4.
- * A frame is sent only when the picture changes, and only the part of it that changes is painted and converted
- * again; the overlay holds it until the next.
+ * Burns the captions into the video (`outputPath`), lays them alone on a transparent canvas (`overlay`), or
+ * both, with one ffmpeg process: a Matroska stream of band-sized yuva420p caption frames on stdin is input 0;
+ * the source, read only for a burned video, is input 1, with the captions overlaid at the band's place and
+ * encoded to MP4. A frame is sent only when the picture changes, and only the part of it that changes is
+ * painted and converted again; the overlay holds it until the next.
  */
 export async function renderCaptionedVideo(options: RenderVideoOptions): Promise<{ framesDrawn: number; paintMs: number }> {
-  const { style, media, signal, logger } = options;
+  const { style, media, logger } = options;
   if (style.video.width !== media.width || style.video.height !== media.height) {
     throw new Error(`style resolved for ${style.video.width}x${style.video.height}, video is ${media.width}x${media.height}`);
   }
-  signal?.throwIfAborted();
+  if (options.outputPath === undefined && options.overlay === undefined) throw new Error("a render needs a burned video, an overlay or both");
   const animation = animationFor(style.animation);
   const { band, batches } = captionPlan(options);
   const frameStep = 1 / media.frameRate;
   const schedule = new FrameSchedule({ durationSeconds: media.durationSeconds, frameRate: media.frameRate });
+  logger?.debug({ band, streamed: options.cueStream !== undefined, burned: options.outputPath !== undefined, overlay: options.overlay !== undefined }, "caption render planned");
   const layouts: CueLayout[] = [];
-  logger?.debug({ band, streamed: options.cueStream !== undefined }, "caption render planned");
-
-  const painter = new CaptionPainter(style, band, animation);
-  // Also stops ffmpeg when drawing fails here, not only when the caller aborts.
-  const stop = new AbortController();
-  const ffmpeg = spawnFfmpeg({
-    binary: options.ffmpegBinary,
-    signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
-    logger,
-    args: ffmpegArgs(options, band),
-    onProgress: (p) => {
-      if (!options.onProgress) return;
-      if (p.done) options.onProgress(1);
-      else if (p.outTimeSeconds !== null) options.onProgress(Math.min(1, p.outTimeSeconds / media.durationSeconds));
-    },
-  });
-  // ffmpeg may exit (failure, abort) while frames are still being written; its exit status tells why.
-  ffmpeg.stdin.on("error", () => undefined);
-  let exited = false;
-  const exit = ffmpeg.done.then(
-    () => (exited = true),
-    () => (exited = true),
-  );
-
-  let framesDrawn = 0;
-  // Drawing and converting caption pictures, for the benchmark's frames-per-second figure.
-  let paintMs = 0;
-  try {
-    const writer = new MatroskaFrameWriter(band);
-    const picture = new YuvaPicture(band.width, band.height);
-    await write(ffmpeg.stdin, [matroskaHeader(band)], exit);
-    const send = async (frames: readonly ScheduledFrame[]) => {
-      for (const frame of frames) {
-        if (exited || signal?.aborted) return;
-        const paintStarted = performance.now();
-        const patch = painter.update(frame.cue === null ? null : layouts[frame.cue]!, frame.t);
-        if (patch !== null) {
-          picture.update(patch);
-          framesDrawn++;
-        }
-        paintMs += performance.now() - paintStarted;
-        // Resolves once ffmpeg has the bytes, so the picture may change again.
-        await write(ffmpeg.stdin, writer.frame(frame.ptsMs, picture.bytes), exit);
-        // Skia's pixel buffers are freed by finalizers that only run when the loop yields.
-        await yieldToEventLoop();
-      }
-    };
-    // A failed ffmpeg ends the wait for cues still being recognised.
-    for await (const batch of untilSettled(batches, exit)) {
+  const piped = (frames: readonly ScheduledFrame[]): PipedFrame[] =>
+    frames.map((frame) => ({ ptsMs: frame.ptsMs, layout: frame.cue === null ? null : layouts[frame.cue]!, t: frame.t }));
+  const frames = async function* () {
+    for await (const batch of batches) {
       for (const layout of batch) {
         layouts.push(layout);
-        await send(schedule.add({ start: layout.cue.start, end: layout.cue.end, changeTimes: animation.changeTimes(layout, frameStep) }));
+        yield piped(schedule.add({ start: layout.cue.start, end: layout.cue.end, changeTimes: animation.changeTimes(layout, frameStep) }));
       }
     }
-    await send(schedule.finish());
-    if (!exited) ffmpeg.stdin.end();
-    await ffmpeg.done;
-  } catch (error) {
-    stop.abort(error);
-    await ffmpeg.done.catch(() => undefined);
-    await rm(options.outputPath, { force: true });
-    if (signal?.aborted) throw signal.reason;
-    if (error instanceof FfmpegError && !error.notStarted) {
-      throw new JobFailure("RENDER_FAILED", "Rendering the captioned video failed", { cause: error });
+    yield piped(schedule.finish({ holdLastFrame: options.overlay !== undefined }));
+  };
+  const movVfrPath = options.overlay && `${options.overlay.movPath}.vfr`;
+  const outputPaths = [options.outputPath, options.overlay?.webmPath, movVfrPath].filter((path) => path !== undefined);
+  const result = await pipeCaptionFrames({
+    args: ffmpegArgs(options, band, movVfrPath),
+    band,
+    painter: new CaptionPainter(style, band, animation),
+    batches: frames(),
+    outputPaths,
+    signal: options.signal,
+    logger,
+    ffmpegBinary: options.ffmpegBinary,
+    onProgress: (seconds, done) => {
+      if (!options.onProgress) return;
+      if (done) options.onProgress(1);
+      else if (seconds !== null) options.onProgress(Math.min(1, seconds / media.durationSeconds));
+    },
+  });
+  if (options.overlay && movVfrPath) {
+    try {
+      await writeConstantRateMov(movVfrPath, options.overlay.movPath, { frames: frameCount(media), frameRate: frameRateFraction(media.frameRate) });
+    } finally {
+      await rm(movVfrPath, { force: true });
     }
-    throw error;
   }
-  logger?.info({ frames_drawn: framesDrawn, paint_ms: Math.round(paintMs), band_width: band.width, band_height: band.height }, "captioned video rendered");
-  return { framesDrawn, paintMs };
-}
-
-/** The iterable's items until it ends or `settled` settles first (then the iteration is cut short). */
-async function* untilSettled<T>(iterable: AsyncIterable<T>, settled: Promise<unknown>): AsyncGenerator<T> {
-  const iterator = iterable[Symbol.asyncIterator]();
-  const ended = settled.then(() => ({ done: true as const, value: undefined }));
-  try {
-    for (;;) {
-      const next = await Promise.race([iterator.next(), ended]);
-      if (next.done) return;
-      yield next.value;
-    }
-  } finally {
-    void iterator.return?.();
-  }
-}
-
-/** Writes the chunks; resolves when the last has been handed to the pipe (or ffmpeg has exited). */
-async function write(stdin: Writable, chunks: readonly Buffer[], exit: Promise<unknown>): Promise<void> {
-  const last = chunks.at(-1);
-  if (last === undefined) return;
-  for (const chunk of chunks.slice(0, -1)) stdin.write(chunk);
-  await Promise.race([new Promise<void>((resolve) => stdin.write(last, () => resolve())), exit]);
+  logger?.info({ frames_drawn: result.framesDrawn, paint_ms: Math.round(result.paintMs), band_width: band.width, band_height: band.height }, "captioned video rendered");
+  return result;
 }
 
 /** The source's first audio track, copied when it is AAC (what MP4 players expect), else encoded to AAC. */
@@ -194,30 +142,47 @@ export function mp4OutputArgs(outputPath: string): string[] {
   return ["-movflags", "+faststart", "-f", "mp4", outputPath];
 }
 
-/** The source's video as the overlay's base: tone-mapped to SDR first when it is HDR. */
-function sourcePicture(media: MediaInfo): string {
-  const video = `[0:${media.videoStreamIndex}]`;
+/** The source's video (ffmpeg input `input`) as the overlay's base: tone-mapped to SDR first when it is HDR. */
+export function sourcePicture(media: Pick<MediaInfo, "videoStreamIndex" | "colorTransfer">, input = 0): string {
+  const video = `[${input}:${media.videoStreamIndex}]`;
   return isHdr(media) ? `${video}${HDR_TO_SDR_FILTER}[base];[base]` : video;
 }
 
-function ffmpegArgs(options: RenderVideoOptions, band: Band): string[] {
-  const { media } = options;
+/** Frames of a constant-rate video as long as the source, from its first frame. */
+export const frameCount = (media: Pick<MediaInfo, "durationSeconds" | "frameRate">): number => Math.max(1, Math.round(media.durationSeconds * media.frameRate));
+
+function ffmpegArgs(options: RenderVideoOptions, band: Band, movVfrPath: string | undefined): string[] {
+  const { media, overlay } = options;
+  const burned = options.outputPath;
+  // The source, when there is one to burn into, is input 0 (as it always was); the caption stream follows.
+  const captions = burned === undefined ? "[0:v]" : "[1:v]";
+  const both = burned !== undefined && overlay !== undefined;
+  const [toBurn, toOverlay] = both ? ["[burn]", "[alone]"] : [captions, captions];
+  const graph = [
+    ...(both ? [`${captions}split=2${toBurn}${toOverlay}`] : []),
+    ...(burned === undefined ? [] : [`${sourcePicture(media)}${toBurn}overlay=x=${band.x}:y=${band.y}:alpha=straight:eof_action=pass[v]`]),
+    ...(overlay === undefined ? [] : [`${toOverlay}${transparentCanvas(media, band)},split=2[webm][mov]`]),
+  ];
   return [
     "-hide_banner",
     "-loglevel", "error",
     "-y",
-    ...(options.decoder?.inputArgs ?? []),
-    // The source is read no further than its inspected (billed) duration, and so is the output cut.
-    ...sourceInputArgs({ path: options.inputPath, container: media.container }, { limitSeconds: media.durationSeconds }),
+    ...(burned === undefined
+      ? []
+      : [
+          ...(options.decoder?.inputArgs ?? []),
+          // The source is read no further than its inspected (billed) duration, and so is the output cut.
+          ...sourceInputArgs({ path: options.inputPath, container: media.container }, { limitSeconds: media.durationSeconds }),
+        ]),
     "-protocol_whitelist", "pipe",
     "-f", "matroska",
     "-i", "pipe:0",
-    "-filter_complex", `${sourcePicture(media)}[1:v]overlay=x=${band.x}:y=${band.y}:alpha=straight:eof_action=pass[v]`,
-    "-map", "[v]",
-    ...audioOutputArgs(media),
-    ...options.encoder.args,
-    ...(isHdr(media) ? SDR_BT709_TAGS : []),
-    "-t", limitArg(media.durationSeconds),
-    ...mp4OutputArgs(options.outputPath),
+    "-filter_complex", graph.join(";"),
+    ...(burned === undefined
+      ? []
+      : ["-map", "[v]", ...audioOutputArgs(media), ...options.encoder.args, ...(isHdr(media) ? SDR_BT709_TAGS : []), "-t", limitArg(media.durationSeconds), ...mp4OutputArgs(burned)]),
+    ...(overlay === undefined || movVfrPath === undefined
+      ? []
+      : [...overlayOutputArgs("[webm]", media, "webm", overlay.webmPath), ...overlayOutputArgs("[mov]", media, "mov", movVfrPath)]),
   ];
 }

@@ -18,6 +18,7 @@ import { processJob } from "../pipeline/job-attempt.ts";
 import { failJob } from "../pipeline/job-transitions.ts";
 import { createResultStore } from "../storage/create-result-store.ts";
 import { expireResultFiles } from "./expire-files.ts";
+import { servePreviews } from "./preview-worker.ts";
 import { claimScratchSpace } from "./scratch-space.ts";
 import { registerWorker } from "./worker-registry.ts";
 import { workerLimitsFromEnv } from "./worker-limits-env.ts";
@@ -138,6 +139,7 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
       }
     }
   });
+  await servePreviews({ boss, db, store, scratchDir: scratch.dir, ffmpegPath: env.FFMPEG_PATH, logger: log });
   await boss.schedule(QUEUES.expireFiles, "*/5 * * * *");
   await boss.work(QUEUES.expireFiles, async () => {
     await expireResultFiles(db, store, log);
@@ -150,6 +152,7 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
         const graceSeconds = options.graceSeconds ?? env.SHUTDOWN_GRACE_SECONDS;
         log.info({ grace_seconds: graceSeconds, in_flight: inFlight.size }, "worker stopping");
         await boss.offWork(QUEUES.captionJob, { wait: false });
+        await boss.offWork(QUEUES.preview, { wait: false });
         const settled = Promise.allSettled([...inFlight]);
         const finished = await settleWithin(settled, graceSeconds * 1000);
         if (!finished) {

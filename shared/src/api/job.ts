@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { OutputSchema } from "./output.ts";
 import { LiteralUnion, Nullable } from "./style.ts";
 import { QualitySummarySchema } from "./quality-report.ts";
 
@@ -11,6 +12,29 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 const terminal: ReadonlySet<JobStatus> = new Set(TERMINAL_STATUSES);
 export const isTerminal = (status: JobStatus): boolean => terminal.has(status);
 
+const Link = (description: string) => Nullable(Type.String({ format: "uri", description }));
+
+/** The job's video and the pictures made from it, once it is completed. */
+const VideoResultSchema = Type.Object(
+  {
+    url: Type.String({ format: "uri" }),
+    content_type: Type.Literal("video/mp4"),
+    captioned: Type.Boolean({ description: "True: url is the video with the captions burned in. False (output kind overlay): url is the video without captions, as MP4 with its streams copied, to lay the overlay on" }),
+    poster_url: Link("JPEG of the frame with the most caption on screen in the first 10 seconds; null for jobs completed before posters were made"),
+    preview_strip_url: Link("JPEG of 8 captioned frames side by side, evenly spaced over the video; null for jobs completed before strips were made"),
+    overlay_urls: Nullable(
+      Type.Object(
+        {
+          webm_url: Type.String({ format: "uri", description: "VP9 with alpha (yuva420p), lossless, in WebM: plays in Chromium" }),
+          mov_url: Type.String({ format: "uri", description: "ProRes 4444 with alpha in QuickTime, one sample per frame: for Premiere, DaVinci Resolve, Final Cut" }),
+        },
+        { additionalProperties: false, description: "The captions alone on a transparent frame, the video's size, frame rate and length, timed from its first frame; null unless output.kind is overlay or both" },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const JobSchema = Type.Object(
   {
     id: Type.String(),
@@ -19,7 +43,7 @@ export const JobSchema = Type.Object(
     created_at: Type.String({ format: "date-time" }),
     source_job_id: Nullable(Type.String({ description: "The job this one renders again (POST /v1/jobs/{id}/renders); null for a submitted video" })),
     expires_at: Nullable(Type.String({ format: "date-time", description: "When the output files are deleted" })),
-    video: Nullable(Type.Object({ url: Type.String({ format: "uri" }), content_type: Type.Literal("video/mp4") }, { additionalProperties: false })),
+    video: Nullable(VideoResultSchema),
     subtitles: Type.Object(
       {
         srt_url: Nullable(Type.String({ format: "uri" })),
@@ -30,6 +54,7 @@ export const JobSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
+    output: OutputSchema,
     usage: Type.Object({ reserved_seconds: Type.Integer({ minimum: 0 }), billed_seconds: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
     error: Nullable(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false })),
     quality: Nullable(QualitySummarySchema),

@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { OutputSchema } from "./output.ts";
 import { PresetIdSchema } from "./preset.ts";
 import { StyleSchema } from "./style.ts";
 import { SubtitleOptionsSchema } from "./subtitle-profile.ts";
@@ -22,7 +23,8 @@ export type EditedWord = Static<typeof EditedWordSchema>;
 
 /**
  * Body of POST /v1/jobs/{id}/renders. Every field is optional: an omitted one is the source job's
- * (its preset, the style it was submitted with, its transcript's words).
+ * (its preset, the style it was submitted with, its transcript's words), but for `output`, which is
+ * `burned` unless given.
  */
 export const RenderRequestSchema = Type.Object(
   {
@@ -36,6 +38,7 @@ export const RenderRequestSchema = Type.Object(
       }),
     ),
     subtitles: Type.Optional(SubtitleOptionsSchema),
+    output: Type.Optional(OutputSchema),
   },
   { additionalProperties: false, $id: "RenderRequest" },
 );

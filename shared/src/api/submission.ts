@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { OutputSchema } from "./output.ts";
 import { PresetIdSchema } from "./preset.ts";
 import { StyleSchema } from "./style.ts";
 import { ProfanitySchema, ReplacementsSchema, VocabularySchema } from "./custom-words.ts";
@@ -20,6 +21,7 @@ export const SubmissionRequestSchema = Type.Object(
     vocabulary: Type.Optional(VocabularySchema),
     replacements: Type.Optional(ReplacementsSchema),
     profanity: Type.Optional(ProfanitySchema),
+    output: Type.Optional(OutputSchema),
   },
   { additionalProperties: false, $id: "SubmissionRequest" },
 );

@@ -37,6 +37,10 @@ export const EnvSchema = Type.Object({
   WEBHOOK_TIMEOUT_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 60, default: 10, description: "one delivery attempt, DNS to response" }),
   WEBHOOK_RETRY_BASE_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 3600, default: 10, description: "first retry delay; each next one 4x, at most 12 h" }),
   WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: "attempts one API process sends at once" }),
+  // Previews (POST /v1/previews): their own per-key rate, and how long a request waits for a worker's picture.
+  PREVIEW_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 100_000, default: 60, description: "previews per API key and minute, beside the key's general rate" }),
+  PREVIEW_STILL_DEADLINE_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 60, default: 2, description: "a PNG or WebP preview not drawn by then is 503" }),
+  PREVIEW_CLIP_DEADLINE_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 120, default: 10, description: "an MP4 preview not drawn by then is 503" }),
   LOG_LEVEL: LiteralUnion(["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const, { default: "info" }),
   SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 60 }),
   // How long a job may hold a worker (docs/security.md): the download, each ffprobe run on the

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
 import type { JobStatus } from "../api/job.ts";
+import type { OutputKind } from "../api/output.ts";
 import type { PresetId } from "../api/preset.ts";
 import type { EditedWord } from "../api/render-request.ts";
 import type { Scope } from "../api/scopes.ts";
@@ -96,6 +97,12 @@ export interface JobsTable {
   /** The stored quality report, and its summary, once completed. */
   quality_key: string | null;
   quality: NullableJson<QualitySummary>;
+  /** What the job renders (burned, overlay, both); `video_key` is the uncaptioned video's for overlay alone. */
+  output_kind: Generated<OutputKind>;
+  poster_key: string | null;
+  preview_strip_key: string | null;
+  overlay_webm_key: string | null;
+  overlay_mov_key: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -124,6 +131,24 @@ export interface RateLimitWindowsTable {
   api_key_id: string;
   window_start: Timestamp;
   count: number;
+}
+
+/** Requests per key and minute to POST /v1/previews, apart from the key's general limit. */
+export interface PreviewRateWindowsTable {
+  api_key_id: string;
+  window_start: Timestamp;
+  count: number;
+}
+
+/** A drawn preview (or why it could not be), kept only until the request that waits for it reads it. */
+export interface PreviewResultsTable {
+  id: string;
+  content_type: string | null;
+  body: Buffer | null;
+  /** An API error code (the request was refused by the worker, e.g. a background file gone) and its message. */
+  error_code: string | null;
+  error_message: string | null;
+  created_at: Generated<Date>;
 }
 
 export interface WorkersTable {
@@ -191,6 +216,8 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   credit_ledger: CreditLedgerTable;
   rate_limit_windows: RateLimitWindowsTable;
+  preview_rate_windows: PreviewRateWindowsTable;
+  preview_results: PreviewResultsTable;
   workers: WorkersTable;
   job_events: JobEventsTable;
   webhook_endpoints: WebhookEndpointsTable;

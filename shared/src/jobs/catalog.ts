@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import type { PgBoss } from "pg-boss";
+import { PreviewRequestSchema } from "../api/preview.ts";
 
 /** One catalogue of queue names with typed payloads, shared by the API (producer) and the worker. */
 export const QUEUES = {
@@ -9,6 +10,8 @@ export const QUEUES = {
   expireFiles: "expire-files",
   /** One attempt of one webhook delivery; the API processes send them (control-plane/src/services/webhook-sender.ts). */
   webhookDelivery: "webhook-delivery",
+  /** One preview (POST /v1/previews) a request waits for; workers draw it and answer in the preview_results table. */
+  preview: "caption-preview",
 } as const;
 
 export const CaptionJobPayloadSchema = Type.Object(
@@ -31,6 +34,21 @@ export const WebhookDeliveryPayloadSchema = Type.Object(
 );
 export type WebhookDeliveryPayload = Static<typeof WebhookDeliveryPayloadSchema>;
 
+export const PreviewPayloadSchema = Type.Object(
+  {
+    preview_id: Type.String(),
+    account_id: Type.String(),
+    /** Checked by the API, background included (the account's, completed, the right size). */
+    request: PreviewRequestSchema,
+    /** Epoch milliseconds (the API's clock) after which nobody waits for the answer: not started, or stopped. */
+    deadline_ms: Type.Integer(),
+  },
+  { additionalProperties: false },
+);
+export type PreviewPayload = Static<typeof PreviewPayloadSchema>;
+
+/** Workers NOTIFY a finished preview's id here, once its row is in preview_results. */
+export const PREVIEW_RESULTS_CHANNEL = "caption_preview_results";
 
 /** pg-boss lives in the same database, in its own schema. */
 export const PGBOSS_SCHEMA = "pgboss";
@@ -73,6 +91,18 @@ export const WEBHOOK_QUEUE_OPTIONS = {
  */
 export const WEBHOOK_OVERDUE_SECONDS = WEBHOOK_QUEUE_OPTIONS.expireInSeconds + 600;
 
+/**
+ * Queue policy for previews: short-lived, never retried (the request that waits for one gives up within
+ * seconds), NOTIFYing so an idle worker starts at once; entries nobody took are dropped after a minute.
+ */
+export const PREVIEW_QUEUE_OPTIONS = {
+  expireInSeconds: 30,
+  retryLimit: 0,
+  retentionSeconds: 60,
+  deleteAfterSeconds: 60,
+  notify: true,
+} as const;
+
 /** Creates the queues with their policies; API and workers both call it, whichever starts first. */
 export async function ensureQueues(boss: Pick<PgBoss, "getQueues" | "createQueue" | "updateQueue">): Promise<void> {
   const existing = new Map((await boss.getQueues(Object.values(QUEUES))).map((queue) => [queue.name, queue]));
@@ -84,4 +114,5 @@ export async function ensureQueues(boss: Pick<PgBoss, "getQueues" | "createQueue
   else if (!captionQueue.notify) await boss.updateQueue(QUEUES.captionJob, { notify: true });
   if (!existing.has(QUEUES.expireFiles)) await boss.createQueue(QUEUES.expireFiles, { retryLimit: 1 });
   if (!existing.has(QUEUES.webhookDelivery)) await boss.createQueue(QUEUES.webhookDelivery, { ...WEBHOOK_QUEUE_OPTIONS });
+  if (!existing.has(QUEUES.preview)) await boss.createQueue(QUEUES.preview, { ...PREVIEW_QUEUE_OPTIONS });
 }

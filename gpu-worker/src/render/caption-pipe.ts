@@ -1,0 +1,124 @@
+import { rm } from "node:fs/promises";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import type { Writable } from "node:stream";
+import type { Logger } from "pino";
+import { JobFailure } from "@caption/shared/errors/codes";
+import { FfmpegError, spawnFfmpeg } from "../media/ffmpeg.ts";
+import type { Band } from "./band-layout.ts";
+import type { CaptionPainter } from "./caption-painter.ts";
+import type { CueLayout } from "./caption-layout.ts";
+import { MatroskaFrameWriter, matroskaHeader } from "./matroska-writer.ts";
+import { YuvaPicture } from "./yuva-picture.ts";
+
+/** A caption picture: `layout` as it looks at `t` (nothing when null), shown from `ptsMs` of the stream. */
+export interface PipedFrame {
+  ptsMs: number;
+  layout: CueLayout | null;
+  t: number;
+  /** False: painted (so the picture's patches build up as in a whole render) but not sent; a window starting later. */
+  send?: false;
+}
+
+export interface CaptionPipeOptions {
+  /** ffmpeg's arguments; the caption stream is its Matroska input `pipe:0`. */
+  args: string[];
+  band: Band;
+  painter: CaptionPainter;
+  /** The frames in order, in batches as they become known. */
+  batches: AsyncIterable<readonly PipedFrame[]>;
+  /** Files ffmpeg writes: removed when the run fails. */
+  outputPaths: readonly string[];
+  signal?: AbortSignal;
+  /** Seconds of output ffmpeg has written, as it reports them; null when it does not say. */
+  onProgress?: (seconds: number | null, done: boolean) => void;
+  logger?: Logger;
+  ffmpegBinary?: string;
+}
+
+/**
+ * Paints caption frames and pipes them into one ffmpeg process as a Matroska stream of band-sized yuva420p
+ * pictures. A frame is painted only where the picture changes (CaptionPainter.update) and sent only when it
+ * is due, so ffmpeg holds each picture until the next. What ffmpeg does with them (burn them into a video,
+ * lay them on a transparent canvas, on a preview's background) is in `args`.
+ */
+export async function pipeCaptionFrames(options: CaptionPipeOptions): Promise<{ framesDrawn: number; paintMs: number }> {
+  const { band, painter, signal } = options;
+  signal?.throwIfAborted();
+  // Also stops ffmpeg when drawing fails here, not only when the caller aborts.
+  const stop = new AbortController();
+  const ffmpeg = spawnFfmpeg({
+    binary: options.ffmpegBinary,
+    signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
+    logger: options.logger,
+    args: options.args,
+    onProgress: options.onProgress && ((p) => options.onProgress!(p.outTimeSeconds, p.done)),
+  });
+  // ffmpeg may exit (failure, abort) while frames are still being written; its exit status tells why.
+  ffmpeg.stdin.on("error", () => undefined);
+  let exited = false;
+  const exit = ffmpeg.done.then(
+    () => (exited = true),
+    () => (exited = true),
+  );
+
+  let framesDrawn = 0;
+  // Drawing and converting caption pictures, for the benchmark's frames-per-second figure.
+  let paintMs = 0;
+  try {
+    const writer = new MatroskaFrameWriter(band);
+    const picture = new YuvaPicture(band.width, band.height);
+    await write(ffmpeg.stdin, [matroskaHeader(band)], exit);
+    // A failed ffmpeg ends the wait for frames still to come (cues still being recognised).
+    for await (const batch of untilSettled(options.batches, exit)) {
+      for (const frame of batch) {
+        if (exited || signal?.aborted) break;
+        const paintStarted = performance.now();
+        const patch = painter.update(frame.layout, frame.t);
+        if (patch !== null) {
+          picture.update(patch);
+          framesDrawn++;
+        }
+        paintMs += performance.now() - paintStarted;
+        // Resolves once ffmpeg has the bytes, so the picture may change again.
+        if (frame.send !== false) await write(ffmpeg.stdin, writer.frame(frame.ptsMs, picture.bytes), exit);
+        // Skia's pixel buffers are freed by finalizers that only run when the loop yields.
+        await yieldToEventLoop();
+      }
+    }
+    if (!exited) ffmpeg.stdin.end();
+    await ffmpeg.done;
+  } catch (error) {
+    stop.abort(error);
+    await ffmpeg.done.catch(() => undefined);
+    await Promise.all(options.outputPaths.map((path) => rm(path, { force: true })));
+    if (signal?.aborted) throw signal.reason;
+    if (error instanceof FfmpegError && !error.notStarted) {
+      throw new JobFailure("RENDER_FAILED", "Rendering the captioned video failed", { cause: error });
+    }
+    throw error;
+  }
+  return { framesDrawn, paintMs };
+}
+
+/** The iterable's items until it ends or `settled` settles first (then the iteration is cut short). */
+async function* untilSettled<T>(iterable: AsyncIterable<T>, settled: Promise<unknown>): AsyncGenerator<T> {
+  const iterator = iterable[Symbol.asyncIterator]();
+  const ended = settled.then(() => ({ done: true as const, value: undefined }));
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), ended]);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    void iterator.return?.();
+  }
+}
+
+/** Writes the chunks; resolves when the last has been handed to the pipe (or ffmpeg has exited). */
+async function write(stdin: Writable, chunks: readonly Buffer[], exit: Promise<unknown>): Promise<void> {
+  const last = chunks.at(-1);
+  if (last === undefined) return;
+  for (const chunk of chunks.slice(0, -1)) stdin.write(chunk);
+  await Promise.race([new Promise<void>((resolve) => stdin.write(last, () => resolve())), exit]);
+}

@@ -1,0 +1,132 @@
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { resolveStyle } from "@caption/shared/style/resolve-style";
+import { runFfmpeg, runFfprobe } from "../media/ffmpeg.ts";
+import { probeMedia } from "../media/ffprobe.ts";
+import { frameHashes, LOSSLESS_ENCODER } from "../testing/frame-hashes.ts";
+import { frameRateFraction } from "./overlay-output.ts";
+import { planCaptions, renderCaptionedVideo } from "./render-video.ts";
+import { buildStyledCues } from "./styled-cues.ts";
+
+const [WIDTH, HEIGHT, FPS, SECONDS] = [360, 640, 30, 2];
+const dir = await mkdtemp(join(tmpdir(), "overlay-output-"));
+test.after(() => (process.env.KEEP ? undefined : rm(dir, { recursive: true, force: true })));
+
+const source = join(dir, "source.mp4");
+await runFfmpeg({
+  args: ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", `testsrc2=size=${WIDTH}x${HEIGHT}:rate=${FPS}`, "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", String(SECONDS), "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", source],
+});
+const media = await probeMedia(source);
+const style = resolveStyle({ preset: "karaoke", video: { width: WIDTH, height: HEIGHT } });
+const words = "captions laid over any timeline".split(" ").map((text, i) => ({ text, start: 0.2 + i * 0.3, end: 0.45 + i * 0.3 }));
+const cues = buildStyledCues(words, style, media.durationSeconds);
+const { band } = planCaptions(cues, style, media.durationSeconds);
+const paths = { burned: join(dir, "burned.mp4"), webm: join(dir, "overlay.webm"), mov: join(dir, "overlay.mov") };
+const overlay = { webmPath: paths.webm, movPath: paths.mov };
+await renderCaptionedVideo({ inputPath: source, outputPath: paths.burned, overlay, cues, style, media, encoder: LOSSLESS_ENCODER });
+
+async function probe(path: string): Promise<Record<string, string>> {
+  const text = await runFfprobe({ args: ["-v", "error", "-count_packets", "-show_entries", "stream=codec_name,profile,pix_fmt,width,height,avg_frame_rate,nb_read_packets:stream_tags=alpha_mode:format=duration", "-of", "default=noprint_wrappers=1:nokey=0", path] });
+  return Object.fromEntries(text.trim().split("\n").map((line) => line.replace(/^TAG:/, "").split("=") as [string, string]));
+}
+
+/** Every frame's alpha plane (8-bit, full size), decoded with libvpx so the WebM's alpha is read. */
+async function alphaPlanes(path: string, decoder: string[]): Promise<Uint8Array[]> {
+  const out = join(dir, `${Math.random().toString(36).slice(2)}.alpha`);
+  await runFfmpeg({ args: ["-hide_banner", "-loglevel", "error", "-y", ...decoder, "-i", path, "-vf", "alphaextract,format=gray", "-f", "rawvideo", out] });
+  const bytes = await readFile(out);
+  const size = WIDTH * HEIGHT;
+  return Array.from({ length: bytes.length / size }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
+}
+
+test("the WebM is VP9 with alpha at the video's size, as long as the video", async () => {
+  const webm = await probe(paths.webm);
+  assert.deepEqual([webm.codec_name, webm.width, webm.height, webm.alpha_mode], ["vp9", String(WIDTH), String(HEIGHT), "1"]);
+  assert.ok(Math.abs(Number(webm.duration) - SECONDS) <= 1 / FPS + 0.001, `${webm.duration} s`);
+});
+
+test("the MOV is ProRes 4444 with alpha, one sample per frame of the video at its rate", async () => {
+  const mov = await probe(paths.mov);
+  assert.deepEqual([mov.codec_name, mov.profile, mov.width, mov.height, mov.avg_frame_rate, mov.nb_read_packets], ["prores", "4444", String(WIDTH), String(HEIGHT), `${FPS}/1`, String(SECONDS * FPS)]);
+  assert.match(mov.pix_fmt ?? "", /^yuva444p1[02]le$/);
+  assert.equal(Number(mov.duration), SECONDS);
+});
+
+test("alpha is zero outside the band and opaque where the captions are drawn, in both files", async () => {
+  for (const [path, decoder] of [[paths.webm, ["-c:v", "libvpx-vp9"]], [paths.mov, []]] as const) {
+    const planes = await alphaPlanes(path, [...decoder]);
+    assert.ok(planes.length >= 2);
+    let opaque = 0;
+    for (const plane of planes) {
+      for (let y = 0; y < HEIGHT; y++) {
+        for (let x = 0; x < WIDTH; x++) {
+          const inBand = x >= band.x && x < band.x + band.width && y >= band.y && y < band.y + band.height;
+          const alpha = plane[y * WIDTH + x]!;
+          if (!inBand) assert.equal(alpha, 0, `${path}: alpha ${alpha} at ${x},${y} outside the band`);
+          else if (alpha === 255) opaque++;
+        }
+      }
+    }
+    assert.ok(opaque > 1000, `${path}: ${opaque} opaque caption pixels`);
+  }
+});
+
+test("the WebM laid over the source with ffmpeg's overlay gives the burned video's very frames", async () => {
+  const composite = join(dir, "composite.framemd5");
+  await runFfmpeg({
+    args: ["-hide_banner", "-loglevel", "error", "-y", "-i", source, "-c:v", "libvpx-vp9", "-i", paths.webm, "-filter_complex", "[0:v][1:v]overlay=alpha=straight:eof_action=pass[v]", "-map", "[v]", "-f", "framemd5", composite],
+  });
+  const hashes = (await readFile(composite, "utf8")).split("\n").filter((line) => line !== "" && !line.startsWith("#")).map((line) => line.split(",").at(-1)!.trim());
+  assert.deepEqual(hashes, await frameHashes(paths.burned));
+});
+
+test("the overlay alone reads nothing of the source and makes the same WebM frames", async () => {
+  const alone = { webmPath: join(dir, "alone.webm"), movPath: join(dir, "alone.mov") };
+  await renderCaptionedVideo({ inputPath: join(dir, "no-such-source.mp4"), overlay: alone, cues, style, media, encoder: LOSSLESS_ENCODER });
+  const decoded = async (path: string) => {
+    const out = join(dir, `${Math.random().toString(36).slice(2)}.framemd5`);
+    await runFfmpeg({ args: ["-hide_banner", "-loglevel", "error", "-y", "-c:v", "libvpx-vp9", "-i", path, "-f", "framemd5", out] });
+    return (await readFile(out, "utf8")).split("\n").filter((line) => line !== "" && !line.startsWith("#"));
+  };
+  assert.deepEqual(await decoded(alone.webmPath), await decoded(paths.webm));
+  assert.equal((await probe(alone.movPath)).nb_read_packets, String(SECONDS * FPS));
+});
+
+test("frame rates as fractions: NTSC rates exactly, whole rates as they are", () => {
+  assert.deepEqual(frameRateFraction(30000 / 1001), { num: 30000, den: 1001 });
+  assert.deepEqual(frameRateFraction(24000 / 1001), { num: 24000, den: 1001 });
+  assert.deepEqual(frameRateFraction(25), { num: 25, den: 1 });
+  assert.deepEqual(frameRateFraction(12.5), { num: 12500, den: 1000 });
+});
+
+test("the MOV laid over the source gives the burned video's caption band, within ProRes's loss", async () => {
+  const raw = async (args: string[]) => {
+    const out = join(dir, `${Math.random().toString(36).slice(2)}.yuv`);
+    await runFfmpeg({ args: ["-hide_banner", "-loglevel", "error", "-y", ...args, "-f", "rawvideo", "-pix_fmt", "yuv420p", out] });
+    return readFile(out);
+  };
+  const [composite, burned] = await Promise.all([
+    raw(["-i", source, "-i", paths.mov, "-filter_complex", "[0:v][1:v]overlay=alpha=straight:eof_action=pass[v]", "-map", "[v]"]),
+    raw(["-i", paths.burned, "-map", "0:v"]),
+  ]);
+  assert.equal(composite.length, burned.length);
+  const frameBytes = (WIDTH * HEIGHT * 3) / 2;
+  let sum = 0;
+  let count = 0;
+  let largest = 0;
+  for (let frame = 0; frame < composite.length / frameBytes; frame++) {
+    for (let y = band.y; y < band.y + band.height; y++) {
+      for (let x = band.x; x < band.x + band.width; x++) {
+        const i = frame * frameBytes + y * WIDTH + x;
+        const delta = Math.abs(composite[i]! - burned[i]!);
+        sum += delta;
+        largest = Math.max(largest, delta);
+        count++;
+      }
+    }
+  }
+  assert.ok(sum / count < 0.5 && largest <= 24, `luma differs by ${(sum / count).toFixed(3)} on average, ${largest} at most`);
+});

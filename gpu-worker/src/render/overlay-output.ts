@@ -1,0 +1,55 @@
+import { limitArg } from "../media/source-input.ts";
+import type { MediaInfo } from "../media/media-info.ts";
+import type { Band } from "./band-layout.ts";
+
+// The transparent caption video (output kind "overlay"): the caption band's pictures padded to the whole
+// frame with transparent pixels, encoded as they come. Nothing of the source is decoded.
+
+/** The transparent caption video: captions alone at the video's size on a transparent canvas. */
+export interface OverlayOutputs {
+  /** WebM, VP9 with alpha (yuva420p), lossless: a frame wherever the captions change, on the video's frame grid. */
+  webmPath: string;
+  /** QuickTime, ProRes 4444 with alpha, every frame of the video (unchanged frames share their picture's data). */
+  movPath: string;
+}
+
+/** The band's pictures on a transparent frame of the video's size (straight alpha, colours untouched). */
+export const transparentCanvas = (media: Pick<MediaInfo, "width" | "height">, band: Band): string => `pad=${media.width}:${media.height}:${band.x}:${band.y}:color=black@0`;
+
+/**
+ * VP9 with its alpha plane (ffmpeg stores it beside the picture, as Chromium reads it), lossless: alpha is
+ * exactly 0 around the captions and 255 in their fill, and laid over the source with ffmpeg's overlay it gives
+ * the burned video's very pixels. Real-time speed: most of each frame is empty.
+ */
+export const OVERLAY_WEBM_ARGS = ["-enc_time_base", "1:1000", "-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p", "-lossless", "1", "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1"];
+
+/**
+ * ProRes 4444 with a 16-bit alpha channel, what Premiere, Resolve and Final Cut take as a transparent
+ * layer. A fixed quantiser (a high-quality 4): prores_ks's own rate control costs several times as much.
+ */
+export const OVERLAY_PRORES_ARGS = ["-c:v", "prores_ks", "-profile:v", "4444", "-qscale:v", "4", "-pix_fmt", "yuva444p10le", "-vendor", "apl0"];
+
+/**
+ * One overlay output: the frames as they come (passthrough: ffmpeg duplicates no unchanged frame), cut at the
+ * video's duration. The WebM keeps the caption stream's millisecond times, floored onto the video's frame grid
+ * as the burned video's overlay reads them (Matroska rounds any other clock to the nearest millisecond, which
+ * can land a change after the frame it belongs to); the MOV's clock is the frame rate itself, so its samples
+ * sit on whole frames for writeConstantRateMov.
+ */
+export function overlayOutputArgs(label: string, media: Pick<MediaInfo, "frameRate" | "durationSeconds">, format: "webm" | "mov", path: string): string[] {
+  const { num, den } = frameRateFraction(media.frameRate);
+  const codec = format === "webm" ? OVERLAY_WEBM_ARGS : ["-r", `${num}/${den}`, ...OVERLAY_PRORES_ARGS];
+  return ["-map", label, "-fps_mode", "passthrough", ...codec, "-an", "-t", limitArg(media.durationSeconds), "-f", format, path];
+}
+
+/**
+ * A frame rate as a fraction: the NTSC rates (24000/1001, 30000/1001, 60000/1001…) exactly, whole rates as
+ * they are, anything else to a millisecond of a frame per second.
+ */
+export function frameRateFraction(rate: number): { num: number; den: number } {
+  for (const den of [1, 1001]) {
+    const num = Math.round((rate * den) / (den === 1 ? 1 : 1000)) * (den === 1 ? 1 : 1000);
+    if (Math.abs(num / den - rate) < 1e-6 * rate) return { num, den };
+  }
+  return { num: Math.round(rate * 1000), den: 1000 };
+}
