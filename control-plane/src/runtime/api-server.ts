@@ -13,6 +13,7 @@ import { activeTelemetry } from "@caption/shared/telemetry/telemetry";
 import { parseStorageUrl } from "@caption/shared/storage/storage-location";
 import { startNotificationListener } from "../db/notification-listener.ts";
 import { createApp } from "../http/app.ts";
+import type { RouteSpec } from "../http/route-spec.ts";
 import { createEventStreams } from "../http/event-streams.ts";
 import { createStartupApp } from "../http/startup-app.ts";
 import { startJobQueue, type JobQueue } from "../queue/job-queue.ts";
@@ -43,6 +44,8 @@ export interface ApiServerOptions {
   webhookSweepMs?: number;
   /** How often the webhook relay looks for deliveries whose queue entry was lost (default 60 s). */
   webhookRequeueMs?: number;
+  /** The endpoints served and published (default every route of the API); tests add declarations of their own. */
+  routes?: readonly RouteSpec[];
 }
 
 /** The signing key for result links: configured, else generated once and kept under DATA_DIR. */
@@ -143,7 +146,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
       clipMs: env.PREVIEW_CLIP_DEADLINE_SECONDS * 1000,
     },
     now,
-  });
+  }, options.routes);
   handle = app.callback();
   logger.info({ url }, "API listening");
 
