@@ -26,7 +26,8 @@ const files: CompletedFiles = {
 
 async function submit(id: string, traceparent: string | null = null): Promise<CaptionJobPayload[]> {
   const queued: CaptionJobPayload[] = [];
-  await database.db.transaction().execute((trx) => submitJob(trx, { ...columns, id, account_id: ACCOUNT, traceparent }, async (_trx, payload) => void queued.push(payload)));
+  const enqueue = async (_trx: unknown, payload: CaptionJobPayload) => void queued.push(payload);
+  await database.db.transaction().execute((trx) => submitJob(trx, { ...columns, id, account_id: ACCOUNT, traceparent }, enqueue));
   return queued;
 }
 
