@@ -1,10 +1,8 @@
-import { sql } from "kysely";
-import type { JobRow, NewJobRow } from "@caption/shared/db/tables";
+import type { JobRow } from "@caption/shared/db/tables";
 import type { DbOrTrx } from "@caption/shared/db/database";
 
-export async function insertJob(db: DbOrTrx, job: NewJobRow): Promise<void> {
-  await db.insertInto("jobs").values(job).execute();
-}
+// What the API alone reads of job rows. The job's transitions (submit, cancel…) are the lifecycle's
+// (@caption/shared/jobs/job-lifecycle).
 
 /**
  * A job as the API reads it: every column but a render job's edited words (megabytes at most) and a caption
@@ -25,15 +23,6 @@ export async function findJob(db: DbOrTrx, accountId: string, jobId: string, opt
   let query = db.selectFrom("jobs").select(RECORD_COLUMNS).where("id", "=", jobId).where("account_id", "=", accountId);
   if (options.lock) query = query.forNoKeyUpdate();
   return query.executeTakeFirst();
-}
-
-export async function markCanceled(db: DbOrTrx, jobId: string): Promise<Pick<JobRow, "id" | "status">> {
-  return db
-    .updateTable("jobs")
-    .set({ status: "canceled", reserved_seconds: 0, finished_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
-    .where("id", "=", jobId)
-    .returning(["id", "status"])
-    .executeTakeFirstOrThrow();
 }
 
 /** Any account's job (without its edited words): for work the service does on its own behalf (webhook payloads), never for a client's request. */

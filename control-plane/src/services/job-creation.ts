@@ -4,10 +4,9 @@ import type { SubmissionResponse } from "@caption/shared/api/submission";
 import { accountBalance } from "@caption/shared/db/credit-ledger";
 import type { Db, DbOrTrx } from "@caption/shared/db/database";
 import type { Database, NewJobRow } from "@caption/shared/db/tables";
-import { countTransition } from "@caption/shared/telemetry/caption-metrics";
 import { sampledTraceparent } from "@caption/shared/telemetry/trace-context";
 import { findLiveIdempotencyRecord, lockIdempotencyKey, saveIdempotencyRecord } from "../db/idempotency-repository.ts";
-import { insertJob } from "../db/job-repository.ts";
+import { jobSubmitted, submitJob } from "@caption/shared/jobs/job-lifecycle";
 import type { JobQueue } from "../queue/job-queue.ts";
 import { ServiceError } from "./service-error.ts";
 
@@ -68,14 +67,14 @@ export async function createJobOnce(
     const columns = await fields(trx);
     await assertPositiveBalance(trx, accountId);
     const jobId = `job_${nextUlid()}`;
-    await insertJob(trx, { ...columns, id: jobId, account_id: accountId, status: "queued", traceparent: traceparent ?? null, base_url: deps.baseUrl });
-    await deps.queue.enqueueCaptionJob(trx, traceparent ? { job_id: jobId, traceparent } : { job_id: jobId });
+    const row = { ...columns, id: jobId, account_id: accountId, traceparent: traceparent ?? null, base_url: deps.baseUrl };
+    await submitJob(trx, row, (queueTrx, payload) => deps.queue.enqueueCaptionJob(queueTrx, payload));
     if (idempotencyKey !== undefined) {
       await saveIdempotencyRecord(trx, { account_id: accountId, key: idempotencyKey, request_hash: hash, job_id: jobId, ttlSeconds: IDEMPOTENCY_TTL_SECONDS });
     }
     return { id: jobId, status: "queued", status_url: statusUrl(jobId), replayed: false };
   });
-  if (!response.replayed) countTransition("queued");
+  if (!response.replayed) jobSubmitted();
   return response;
 }
 

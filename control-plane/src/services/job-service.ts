@@ -1,9 +1,7 @@
-import { isTerminal, type CancelResponse, type Job } from "@caption/shared/api/job";
-import { settleReservation } from "@caption/shared/db/credit-ledger";
+import type { CancelResponse, Job } from "@caption/shared/api/job";
 import type { Db } from "@caption/shared/db/database";
 import { findKeyAndCountRequestWithJob } from "../db/api-key-repository.ts";
-import { findJob, markCanceled } from "../db/job-repository.ts";
-import { countTransition } from "@caption/shared/telemetry/caption-metrics";
+import { cancelJob as cancelAccountJob } from "@caption/shared/jobs/job-lifecycle";
 import type { ResultLinks } from "../storage/result-links.ts";
 import { keyCredentials, principalOf, type Principal } from "./authentication.ts";
 import { presentJob } from "./job-presenter.ts";
@@ -31,16 +29,7 @@ export async function pollJob(
 
 /** Cancels an unfinished job and releases its reservation; a terminal job keeps its state. */
 export async function cancelJob(db: Db, accountId: string, jobId: string): Promise<CancelResponse> {
-  let canceledNow = false;
-  const result = await db.transaction().execute(async (trx) => {
-    const row = await findJob(trx, accountId, jobId, { lock: true });
-    if (!row) throw notFound("job");
-    if (isTerminal(row.status)) return { id: row.id, status: row.status };
-    canceledNow = true;
-    await settleReservation(trx, jobId, "release");
-    const canceled = await markCanceled(trx, jobId);
-    return { id: canceled.id, status: canceled.status };
-  });
-  if (canceledNow) countTransition("canceled");
+  const result = await cancelAccountJob(db, accountId, jobId);
+  if (!result) throw notFound("job");
   return result;
 }

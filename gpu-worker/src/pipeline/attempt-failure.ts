@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { Db } from "@caption/shared/db/database";
 import { JobFailure } from "@caption/shared/errors/codes";
 import type { ResultStore } from "../storage/result-store.ts";
-import { failJob, requeueJob } from "./job-transitions.ts";
+import { failJob, requeueJob } from "@caption/shared/jobs/job-lifecycle";
 
 export interface FailedAttempt {
   /** The job was canceled through the API while the attempt ran. */

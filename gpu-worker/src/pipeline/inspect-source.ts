@@ -7,7 +7,7 @@ import type { MediaInfo } from "../media/media-info.ts";
 import { assertSupportedVideo } from "../media/video-limits.ts";
 import { JOB_ATTRIBUTES } from "../telemetry/attempt-tracing.ts";
 import type { AttemptContext } from "./attempt-context.ts";
-import { reserveForJob } from "./job-transitions.ts";
+import { reserveForJob } from "@caption/shared/jobs/job-lifecycle";
 import type { SourceFingerprint } from "./source-fingerprint.ts";
 
 export interface InspectedSource {

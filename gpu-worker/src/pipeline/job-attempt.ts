@@ -3,12 +3,12 @@ import path from "node:path";
 import { isTerminal } from "@caption/shared/api/job";
 import { retryWhileDatabaseUnavailable } from "@caption/shared/db/database-retry";
 import type { JobKind } from "@caption/shared/db/tables";
-import { countAttempt, jobStatus, loadJob } from "../db/job-repository.ts";
+import { jobStatus, loadJob } from "../db/job-repository.ts";
 import { JOB_ATTRIBUTES, traceAttempt, type AttemptTracing } from "../telemetry/attempt-tracing.ts";
 import type { AttemptContext, PipelineDeps } from "./attempt-context.ts";
 import { endFailedAttempt } from "./attempt-failure.ts";
 import { watchForCancel } from "./cancel-watch.ts";
-import { advanceJob } from "./job-transitions.ts";
+import { advanceJob, claimJob } from "@caption/shared/jobs/job-lifecycle";
 import { runCaptionJob } from "./process-caption-job.ts";
 import { runRenderJob } from "./process-render-job.ts";
 import { processingDeadline } from "./processing-deadline.ts";
@@ -46,7 +46,7 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
     log.info({ status: job?.status }, "job is not runnable; skipping");
     return;
   }
-  await persist(() => countAttempt(deps.db, jobId)).catch(couldNotStart);
+  await persist(() => claimJob(deps.db, jobId)).catch(couldNotStart);
   tracing.annotate({ [JOB_ATTRIBUTES.preset]: job.preset, "caption.job.kind": job.kind, "caption.job.attempt": job.attempts + 1 });
   const dir = await mkdir(deps.workDir, { recursive: true })
     .then(() => mkdtemp(path.join(deps.workDir, `${jobId}-`)))

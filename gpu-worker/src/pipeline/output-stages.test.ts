@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/t
 import { loadJob } from "../db/job-repository.ts";
 import { traceAttempt } from "../telemetry/attempt-tracing.ts";
 import type { AttemptContext } from "./attempt-context.ts";
-import { advanceJob, reserveForJob } from "./job-transitions.ts";
+import { advanceJob, reserveForJob } from "@caption/shared/jobs/job-lifecycle";
 import { completeWithCharge } from "./output-stages.ts";
 import { RESULT_FILES } from "../storage/result-store.ts";
 

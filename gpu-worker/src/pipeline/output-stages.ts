@@ -14,7 +14,7 @@ import { RESULT_FILES, resultKey, SOURCE_VIDEO_FILE } from "../storage/result-st
 import { subtitleFiles, type QualityReportInput } from "../subtitles/subtitle-files.ts";
 import { recordRender } from "../telemetry/attempt-tracing.ts";
 import type { AttemptContext } from "./attempt-context.ts";
-import { completeJob } from "./job-transitions.ts";
+import { completeJob } from "@caption/shared/jobs/job-lifecycle";
 import { takePictures } from "./picture-stage.ts";
 import type { CaptionedVideo, LocalResultFile } from "./rendered-files.ts";
 import { checkRenderedOutput } from "./rendered-duration.ts";

@@ -1,6 +1,6 @@
 import type { Db } from "@caption/shared/db/database";
 import type { Clock } from "@caption/shared/runtime/clock";
-import { advanceJob } from "./job-transitions.ts";
+import { advanceJob } from "@caption/shared/jobs/job-lifecycle";
 
 const MIN_INTERVAL_MS = 1000;
 

@@ -27,7 +27,7 @@ import { frameHashes, LOSSLESS_ENCODER } from "../testing/frame-hashes.ts";
 import { descendantProcesses } from "../testing/process-tree.ts";
 import { makeSpeechVideo } from "../testing/speech-video.ts";
 import type { AttemptContext, PipelineDeps } from "./attempt-context.ts";
-import { advanceJob } from "./job-transitions.ts";
+import { advanceJob } from "@caption/shared/jobs/job-lifecycle";
 import { progressReporter } from "./progress-reporter.ts";
 import { transcribeAndRender } from "./transcribe-and-render.ts";
 import { NO_LEXICON } from "../asr/vocabulary/phonetic-lexicon.ts";

@@ -14,7 +14,7 @@ import { loadSpeechEngine } from "../asr/engine-registry.ts";
 import { modelFolder } from "../asr/model-folder.ts";
 import { detectHardwarePaths } from "../media/hardware-paths.ts";
 import { processJob } from "../pipeline/job-attempt.ts";
-import { failJob } from "../pipeline/job-transitions.ts";
+import { failJob } from "@caption/shared/jobs/job-lifecycle";
 import { createResultStore } from "../storage/create-result-store.ts";
 import { expireResultFiles } from "./expire-files.ts";
 import { previewHandler } from "./preview-worker.ts";

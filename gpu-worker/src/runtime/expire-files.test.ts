@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import pino from "pino";
 import { insertCompletedJob } from "@caption/shared/testing/job-rows";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
-import { claimExpiredJobs, sourcesOfActiveRenders } from "../db/job-repository.ts";
+import { claimExpiredJobs, sourcesOfActiveRenders } from "@caption/shared/db/job-lifecycle-repository";
 import { createLocalResultStore } from "../storage/local-result-store.ts";
 import { expireResultFiles } from "./expire-files.ts";
 

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Db } from "@caption/shared/db/database";
-import { claimExpiredJobs, forgetResultFiles, sourcesOfActiveRenders } from "../db/job-repository.ts";
+import { expireJobFiles } from "@caption/shared/jobs/job-lifecycle";
 import type { ResultStore } from "../storage/result-store.ts";
 
 const BATCH_SIZE = 200;
@@ -19,16 +19,7 @@ export async function expireResultFiles(
 ): Promise<number> {
   let total = 0;
   for (;;) {
-    const expired = await db.transaction().execute(async (trx) => {
-      const claimed = await claimExpiredJobs(trx, BATCH_SIZE);
-      await options.afterClaim?.(claimed);
-      // A render job reads its source's files: they go once it has finished (a later run).
-      const held = await sourcesOfActiveRenders(trx, claimed);
-      const jobIds = claimed.filter((jobId) => !held.has(jobId));
-      for (const jobId of jobIds) await store.deleteJob(jobId);
-      await forgetResultFiles(trx, jobIds);
-      return { claimed: claimed.length, deleted: jobIds.length };
-    });
+    const expired = await expireJobFiles(db, BATCH_SIZE, (jobId) => store.deleteJob(jobId), options.afterClaim);
     total += expired.deleted;
     if (expired.claimed < BATCH_SIZE) break;
   }
