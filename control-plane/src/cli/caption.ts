@@ -44,9 +44,10 @@ try {
     databaseUrl: process.env.DATABASE_URL,
     onStarting: () => reporter.note(`starting the embedded caption service (DATA_DIR ${dataDir})…`),
   });
+  const serviceSeconds = Number(wall().toFixed(2));
   reporter.note(session.mode === "remote" ? `service ${session.api.baseUrl}` : `service ${session.mode === "joined" ? "joined" : "ready"} at ${session.api.baseUrl} (${wall().toFixed(1)} s)`);
   const result = await runCaption(options, session.api, reporter, cwd, interrupt.signal);
-  const outcome = { ...result, wall_seconds: Number(wall().toFixed(2)), service: session.mode };
+  const outcome = { ...result, wall_seconds: Number(wall().toFixed(2)), service_seconds: serviceSeconds, service: session.mode };
   process.stdout.write(options.json ? `${outcomeJson(outcome)}\n` : summaryLines(outcome, cwd).join("\n") + "\n");
 } catch (error) {
   reporter.stop();

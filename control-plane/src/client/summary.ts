@@ -4,8 +4,10 @@ import { OUTPUT_KINDS } from "./output-names.ts";
 import type { SessionMode } from "./service-session.ts";
 
 export interface CaptionOutcome extends CaptionResult {
-  /** The command's own time, embedded service start and stop excluded (those happen around it). */
+  /** From the command's start to the files written (the embedded service's stop comes after). */
   wall_seconds: number;
+  /** From the command's start until it had a service (the embedded one started, or one joined). */
+  service_seconds: number;
   service: SessionMode;
 }
 
