@@ -11,6 +11,7 @@ import { jobEventRoutes } from "./routes/job-event-routes.ts";
 import { jobRoutes } from "./routes/job-routes.ts";
 import { previewRoutes } from "./routes/preview-routes.ts";
 import { publicRoutes } from "./routes/public-routes.ts";
+import { uploadRoutes } from "./routes/upload-routes.ts";
 import { webhookRoutes } from "./routes/webhook-routes.ts";
 import { notFound } from "../services/service-error.ts";
 
@@ -28,6 +29,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   jobEventRoutes(router, deps);
   previewRoutes(router, deps);
   webhookRoutes(router, deps);
+  uploadRoutes(router, deps);
   docsRoutes(router, deps);
   if (deps.localFilesRoot) fileRoutes(router, deps.localFilesRoot, deps.signer, deps.now);
   app.use(requestContext(deps.logger));

@@ -11,6 +11,7 @@ import { UsageSchema } from "@caption/shared/api/usage";
 import { WebhookDeliveryListSchema, WebhookEndpointCreatedSchema, WebhookEndpointListSchema, WebhookEndpointRequestSchema, WebhookPayloadSchema } from "@caption/shared/api/webhook";
 import { bearer, error, idParam, jobCreationErrors, json, needs, plain, rateLimited, retryAfter } from "./openapi-parts.ts";
 import { fileAndEventPaths, webhookPaths, webhooks } from "./openapi-notification-paths.ts";
+import { uploadPaths, uploadSchemas } from "./openapi-upload-paths.ts";
 
 const jobIdParam = idParam("The job's id (job_…)");
 const idempotencyKey = { name: "Idempotency-Key", in: "header", required: false, description: "1–255 visible ASCII characters; remembered 24 h per account", schema: { type: "string", maxLength: 255 } };
@@ -30,6 +31,7 @@ export function buildOpenApiDocument(serverUrl: string) {
     tags: [
       { name: "Presets", description: "The caption style presets" },
       { name: "Jobs", description: "Submit, follow and cancel captioning jobs" },
+      { name: "Uploads", description: "Send a file on your own disk (tus 1.0 or one PUT), then submit its upload_id" },
       { name: "Previews", description: "A look drawn at once, before any job: no charge" },
       { name: "Files", description: "Result downloads behind signed links" },
       { name: "Usage", description: "Prepaid seconds and limits" },
@@ -55,6 +57,7 @@ export function buildOpenApiDocument(serverUrl: string) {
         WebhookDeliveryList: plain(WebhookDeliveryListSchema),
         WebhookPayload: plain(WebhookPayloadSchema),
         Error: plain(ErrorBodySchema),
+        ...uploadSchemas(),
       },
     },
     paths: {
@@ -73,14 +76,17 @@ export function buildOpenApiDocument(serverUrl: string) {
           operationId: "createSubtitles",
           tags: ["Jobs"],
           summary: "Create a captioned-video job",
-          description: `Queues a job for the video at \`video_url\`. Repeat an \`Idempotency-Key\` to retry safely. ${needs("subtitles:write")}`,
+          description: `Queues a job for the video at \`video_url\` or the finished upload \`upload_id\` (exactly one). Repeat an \`Idempotency-Key\` to retry safely. ${needs("subtitles:write")}`,
           ...bearer("subtitles:write"),
           parameters: [idempotencyKey],
           requestBody: { required: true, ...json("SubmissionRequest") },
           responses: {
             "202": { description: "Job accepted; poll status_url every 5 seconds", ...json("SubmissionResponse") },
-            "400": error("Invalid request (INVALID_REQUEST, IDEMPOTENCY_KEY_MISMATCH)"),
+            "400": error("Invalid request, both or neither of video_url and upload_id (INVALID_REQUEST, IDEMPOTENCY_KEY_MISMATCH)"),
             ...jobCreationErrors,
+            "404": error("upload_id is no upload of the account (NOT_FOUND)"),
+            "409": error("The upload has not received all its bytes (UPLOAD_INCOMPLETE)"),
+            "410": error("The upload expired unfinished or was deleted 24 h after completion (UPLOAD_EXPIRED)"),
           },
         },
       },
@@ -171,6 +177,7 @@ export function buildOpenApiDocument(serverUrl: string) {
           responses: { "200": { description: "Usage", ...json("Usage") }, "401": error("UNAUTHORIZED"), "429": rateLimited },
         },
       },
+      ...uploadPaths(),
       ...fileAndEventPaths(),
       ...webhookPaths(),
     },

@@ -36,7 +36,7 @@ export function jobRoutes(router: Router<AppState>, deps: AppDeps): void {
     const base = baseUrlOf(ctx, deps.publicBaseUrl);
     const response = await submitJob(
       { db: deps.db, queue: deps.queue, languages: deps.languages, baseUrl: base },
-      { principal: principalOf(ctx.state), request, idempotencyKey },
+      { principal: principalOf(ctx.state), request, idempotencyKey, now: deps.now() },
     );
     ctx.state.log.info({ job_id: response.id, replayed: response.replayed }, response.replayed ? "submission replayed" : "job submitted");
     ctx.status = 202;
