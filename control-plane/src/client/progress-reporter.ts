@@ -67,7 +67,7 @@ export class ProgressReporter {
     const now = this.#now();
     if (!force && now - this.#lastDraw < REDRAW_MS) return;
     this.#lastDraw = now;
-    const lines = progressBars(this.#state, now, this.#stream.columns ?? 80);
+    const lines = progressBars(this.#state, now, this.#stream.columns || 80);
     this.#stream.write(redraw(this.#drawn, lines));
     this.#drawn = lines.length;
   }

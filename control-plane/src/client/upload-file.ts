@@ -1,6 +1,6 @@
 import { createReadStream } from "node:fs";
-import { Upload } from "tus-js-client";
-import type { UploadTicket } from "./api-client.ts";
+import { DetailedError, Upload } from "tus-js-client";
+import { CaptionApiError, type UploadTicket } from "./api-client.ts";
 
 /** Waits between tries after a dropped connection; each try resumes from the offset the server stored. */
 const RETRY_DELAYS_MS = [0, 500, 1000, 2000, 3000, 5000, 5000, 10_000, 10_000];
@@ -25,9 +25,22 @@ export function uploadFile(file: string, ticket: UploadTicket, onProgress: (sent
       storeFingerprintForResuming: false,
       onProgress,
       onSuccess: () => resolve(),
-      onError: (error) => reject(error),
+      onError: (error) => reject(asApiError(error)),
     });
     upload.start();
   });
   return { done, abort: () => upload.abort(true) };
+}
+
+/** A refusal the upload URL answered with the API's error body keeps its code and message; others say what broke. */
+function asApiError(error: Error): Error {
+  if (!(error instanceof DetailedError) || !error.originalResponse) return error;
+  const status = error.originalResponse.getStatus();
+  try {
+    const body = JSON.parse(error.originalResponse.getBody()) as { error?: { code?: unknown; message?: unknown } };
+    if (typeof body.error?.code === "string") return new CaptionApiError(body.error.code, String(body.error.message ?? ""), status);
+  } catch {
+    // Not the API's JSON (a proxy's page): the status says enough.
+  }
+  return new CaptionApiError(`HTTP_${status}`, `the upload was refused with ${status}: ${error.message.split("\n")[0]}`, status);
 }
