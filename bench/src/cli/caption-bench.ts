@@ -20,6 +20,8 @@ interface Run {
   job: number;
   service: string;
   serviceSeconds: number;
+  upload: number;
+  download: number;
 }
 
 async function caption(clip: string, dataDir: string): Promise<Run> {
@@ -33,14 +35,21 @@ async function caption(clip: string, dataDir: string): Promise<Run> {
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   const [code] = (await once(child, "close")) as [number];
   const wall = (performance.now() - started) / 1000;
-  const outcome = JSON.parse(stdout) as { job_seconds?: number; service?: string; service_seconds?: number; error?: unknown };
+  const outcome = JSON.parse(stdout) as { job_seconds?: number; service?: string; service_seconds?: number; upload_seconds?: number; download_seconds?: number };
   if (code !== 0 || outcome.job_seconds === undefined) throw new Error(`npm run caption exited ${code}: ${stdout}`);
-  return { wall, job: outcome.job_seconds, service: outcome.service ?? "?", serviceSeconds: outcome.service_seconds ?? 0 };
+  return {
+    wall,
+    job: outcome.job_seconds,
+    service: outcome.service ?? "?",
+    serviceSeconds: outcome.service_seconds ?? 0,
+    upload: outcome.upload_seconds ?? 0,
+    download: outcome.download_seconds ?? 0,
+  };
 }
 
 const row = (label: string, run: Run) =>
   `${label.padEnd(22)} wall ${run.wall.toFixed(2).padStart(6)} s  job ${run.job.toFixed(2).padStart(6)} s  added ${(run.wall - run.job).toFixed(2).padStart(5)} s` +
-  `  (service ${run.service}, ready after ${run.serviceSeconds.toFixed(2)} s)`;
+  `  (service ${run.service} after ${run.serviceSeconds.toFixed(2)} s, upload ${run.upload.toFixed(2)} s, downloads ${run.download.toFixed(2)} s)`;
 
 const dataDir = await makeWorkDir();
 let failed = false;

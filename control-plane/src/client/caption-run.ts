@@ -19,6 +19,9 @@ export interface CaptionResult {
   balance_seconds: number;
   /** From the job's first event (queued) to its completion, by the API's clock. */
   job_seconds: number;
+  /** Sending the file (0 for a URL), and fetching the five results, by this command's clock. */
+  upload_seconds: number;
+  download_seconds: number;
 }
 
 /** Ctrl-C: the job (if there is one yet) was canceled. */
@@ -44,8 +47,10 @@ export async function runCaption(
   signal: AbortSignal,
 ): Promise<CaptionResult> {
   const files = outputPaths(options.input, options.outDir, cwd);
+  const uploadStarted = performance.now();
   const source = options.input.kind === "url" ? { video_url: options.input.url } : { upload_id: await upload(options.input.path, api, reporter, signal) };
   if (signal.aborted) throw new CaptionCanceled();
+  const uploadSeconds = options.input.kind === "file" ? seconds(uploadStarted) : 0;
   const body: CaptionSubmission = {
     ...source,
     ...(options.preset === undefined ? {} : { preset: options.preset }),
@@ -78,7 +83,9 @@ export async function runCaption(
   }
   const job = await api.job(submitted.id);
   if (job.status !== "completed") throw failure(job);
+  const downloadStarted = performance.now();
   await downloadResults(job, files);
+  const downloadSeconds = seconds(downloadStarted);
   const usage = await api.usage();
   return {
     job_id: job.id,
@@ -87,6 +94,8 @@ export async function runCaption(
     billed_seconds: job.usage.billed_seconds,
     balance_seconds: usage.available_seconds,
     job_seconds: first === undefined || last === undefined ? 0 : (Date.parse(last) - Date.parse(first)) / 1000,
+    upload_seconds: uploadSeconds,
+    download_seconds: downloadSeconds,
   };
 }
 
@@ -109,6 +118,8 @@ async function upload(file: string, api: CaptionApi, reporter: ProgressReporter,
   }
   return ticket.id;
 }
+
+const seconds = (since: number) => Number(((performance.now() - since) / 1000).toFixed(2));
 
 function failure(job: Job): Error {
   if (job.status === "canceled") return new CaptionApiError("JOB_CANCELED", `job ${job.id} was canceled`);

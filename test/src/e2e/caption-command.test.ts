@@ -69,9 +69,22 @@ test("--json: nothing on stderr, exactly one JSON object on stdout", { timeout: 
   assert.equal(run.stderr(), "");
   const outcome = JSON.parse(run.stdout()) as Record<string, unknown>;
   assert.equal(run.stdout().trim().split("\n").length, 1);
-  assert.deepEqual(Object.keys(outcome).sort(), ["balance_seconds", "billed_seconds", "files", "job_id", "job_seconds", "service", "service_seconds", "status", "wall_seconds"]);
+  assert.deepEqual(Object.keys(outcome).sort(), [
+    "balance_seconds",
+    "billed_seconds",
+    "download_seconds",
+    "files",
+    "job_id",
+    "job_seconds",
+    "service",
+    "service_seconds",
+    "status",
+    "upload_seconds",
+    "wall_seconds",
+  ]);
   assert.equal(outcome.status, "completed");
   assert.equal(outcome.service, "remote");
+  assert.equal(outcome.upload_seconds, 0, "a URL is not uploaded");
   assert.equal(outcome.billed_seconds, Math.ceil(clipSeconds));
   assert.equal(outcome.balance_seconds, 100 - Math.ceil(clipSeconds));
   assert.equal((outcome.files as Record<string, string>).video, path.join(work, "json", "talk.captioned.mp4"));
