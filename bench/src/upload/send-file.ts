@@ -7,7 +7,13 @@ export interface Sent {
 }
 
 /** Streams `length` bytes of `file` from `start` as one request's body (the way curl --data-binary or a tus client sends it). */
-export function sendFile(url: string, method: string, file: string, range: { start: number; length: number }, headers: Record<string, string> = {}): Promise<Sent> {
+export function sendFile(
+  url: string,
+  method: string,
+  file: string,
+  range: { start: number; length: number },
+  headers: Record<string, string> = {},
+): Promise<Sent> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers: { ...headers, "content-length": String(range.length) } }, (res) => {

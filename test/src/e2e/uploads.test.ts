@@ -72,7 +72,8 @@ async function createUpload(key: string, size: number): Promise<{ id: string; up
 
 function tusUpload(file: Buffer, uploadUrl: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const upload = new tus.Upload(file, { uploadUrl, retryDelays: [0, 100, 200, 400], chunkSize: Number.POSITIVE_INFINITY, onError: reject, onSuccess: () => resolve() });
+    const options = { uploadUrl, retryDelays: [0, 100, 200, 400], chunkSize: Number.POSITIVE_INFINITY, onError: reject, onSuccess: () => resolve() };
+    const upload = new tus.Upload(file, options);
     upload.start();
   });
 }
