@@ -13,6 +13,7 @@ import { activeTelemetry } from "@caption/shared/telemetry/telemetry";
 import { parseStorageUrl } from "@caption/shared/storage/storage-location";
 import { startNotificationListener } from "../db/notification-listener.ts";
 import { createApp } from "../http/app.ts";
+import type { RouteSpec } from "../http/route-spec.ts";
 import { createEventStreams } from "../http/event-streams.ts";
 import { createStartupApp } from "../http/startup-app.ts";
 import { startJobQueue, type JobQueue } from "../queue/job-queue.ts";
@@ -23,7 +24,7 @@ import { createUploadStore } from "../storage/upload-store.ts";
 import { createUploadLocker } from "../db/upload-locker.ts";
 import { createTusBridge } from "../http/tus-bridge.ts";
 import { startUploadSweep } from "../services/upload-sweep.ts";
-import { PREVIEW_RESULTS_CHANNEL } from "@caption/shared/jobs/catalog";
+import { PREVIEW_RESULTS_CHANNEL, QUEUES } from "@caption/shared/jobs/catalog";
 import { JOB_EVENTS_CHANNEL } from "../services/job-event-stream.ts";
 import { startMaintenance } from "../services/maintenance.ts";
 import { startWebhookRelay, WEBHOOKS_CHANNEL } from "../services/webhook-relay.ts";
@@ -49,6 +50,8 @@ export interface ApiServerOptions {
   webhookRequeueMs?: number;
   /** How often expired uploads are deleted (default 60 s). */
   uploadSweepMs?: number;
+  /** The endpoints served and published (default every route of the API); tests add declarations of their own. */
+  routes?: readonly RouteSpec[];
 }
 
 /** The signing key for result links: configured, else generated once and kept under DATA_DIR. */
@@ -127,7 +130,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     logger,
     now,
   };
-  await queue.workWebhookAttempts(env.WEBHOOK_CONCURRENCY, (attempt) => sendWebhookAttempt(senderDeps, attempt));
+  await queue.work({ [QUEUES.webhookDelivery]: { concurrency: env.WEBHOOK_CONCURRENCY, handle: (attempt) => sendWebhookAttempt(senderDeps, attempt) } });
   const eventStreams = createEventStreams();
   const uploadStore = createUploadStore(storage, env);
   const uploadLocker = createUploadLocker(databaseUrl);
@@ -154,7 +157,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
       clipMs: env.PREVIEW_CLIP_DEADLINE_SECONDS * 1000,
     },
     now,
-  });
+  }, options.routes);
   handle = app.callback();
   logger.info({ url }, "API listening");
 
