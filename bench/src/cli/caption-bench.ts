@@ -22,6 +22,8 @@ interface Run {
   serviceSeconds: number;
   upload: number;
   download: number;
+  /** Outside the command's own clock: npm, Node's start and module loading, and the embedded service's stop. */
+  outside: number;
 }
 
 async function caption(clip: string, dataDir: string): Promise<Run> {
@@ -35,7 +37,7 @@ async function caption(clip: string, dataDir: string): Promise<Run> {
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   const [code] = (await once(child, "close")) as [number];
   const wall = (performance.now() - started) / 1000;
-  const outcome = JSON.parse(stdout) as { job_seconds?: number; service?: string; service_seconds?: number; upload_seconds?: number; download_seconds?: number };
+  const outcome = JSON.parse(stdout) as { job_seconds?: number; service?: string; service_seconds?: number; upload_seconds?: number; download_seconds?: number; wall_seconds?: number };
   if (code !== 0 || outcome.job_seconds === undefined) throw new Error(`npm run caption exited ${code}: ${stdout}`);
   return {
     wall,
@@ -44,12 +46,14 @@ async function caption(clip: string, dataDir: string): Promise<Run> {
     serviceSeconds: outcome.service_seconds ?? 0,
     upload: outcome.upload_seconds ?? 0,
     download: outcome.download_seconds ?? 0,
+    outside: wall - (outcome.wall_seconds ?? 0),
   };
 }
 
 const row = (label: string, run: Run) =>
   `${label.padEnd(22)} wall ${run.wall.toFixed(2).padStart(6)} s  job ${run.job.toFixed(2).padStart(6)} s  added ${(run.wall - run.job).toFixed(2).padStart(5)} s` +
-  `  (service ${run.service} after ${run.serviceSeconds.toFixed(2)} s, upload ${run.upload.toFixed(2)} s, downloads ${run.download.toFixed(2)} s)`;
+  `  (service ${run.service} after ${run.serviceSeconds.toFixed(2)} s, upload ${run.upload.toFixed(2)} s, downloads ${run.download.toFixed(2)} s,` +
+  ` npm + start-up + stop ${run.outside.toFixed(2)} s)`;
 
 const dataDir = await makeWorkDir();
 let failed = false;
