@@ -8,6 +8,7 @@ import path from "node:path";
 import { spawnService, startEmbeddedService, type EmbeddedService, type ServiceProcess } from "@caption/control-plane/testing";
 import { parseCommandLine } from "@caption/shared/runtime/command-line";
 import { createBenchKey } from "../bench-key.ts";
+import { treeCpuMs } from "../pipeline/tree-cpu.ts";
 import { sampleRss, rssOf } from "../upload/rss-sampler.ts";
 import { sendFile } from "../upload/send-file.ts";
 import { makeWorkDir } from "../work-dir.ts";
@@ -55,12 +56,14 @@ async function main(argv: string[]): Promise<number> {
     baseline = spawnService("bench/src/upload/baseline-server.ts", { DATA_DIR: dir }, { logFile: path.join(dir, "baseline.log"), stdin: "pipe" });
     const { url: baselineUrl } = await baseline.waitForLine((entry) => entry.msg === "baseline ready", 30_000);
     const bareMs: number[] = [];
+    const bareCpuBefore = (await treeCpuMs(baseline.child.pid ?? 0)).rootMs;
     for (let i = 0; i < repeats; i += 1) {
       const sent = await sendFile(String(baselineUrl), "PUT", file, { start: 0, length: bytes });
       if (sent.status !== 204) throw new Error(`baseline answered ${sent.status}`);
       bareMs.push(sent.ms);
       await rm(path.join(dir, `baseline-${i + 1}`));
     }
+    const bareCpu = ((await treeCpuMs(baseline.child.pid ?? 0)).rootMs - bareCpuBefore) / repeats;
 
     service = await startEmbeddedService({ entry: "bench/src/api/api-process.ts", dataDir: (serviceDir = await makeWorkDir()), env: { LOG_LEVEL: "warn" }, nodeArgs: ["--import", "./shared/src/telemetry/register.ts"] });
     const key = await createBenchKey(service.databaseUrl, { name: "upload-bench", scopes: ["subtitles:write"], credits: 0 });
@@ -72,6 +75,7 @@ async function main(argv: string[]): Promise<number> {
     // One warm-up upload: the first request's one-time costs (module loading, the pool) are not the upload path's.
     await sendFile(await create(), "PUT", file, { start: 0, length: bytes });
     const rssBefore = rssOf(service.pid);
+    const cpuBefore = (await treeCpuMs(service.pid)).rootMs;
     const rss = sampleRss(service.pid);
     const putMs: number[] = [];
     const tusMs: number[] = [];
@@ -89,6 +93,8 @@ async function main(argv: string[]): Promise<number> {
       tusMs.push(performance.now() - started);
     }
     const growth = (rss.stop() - rssBefore) / MiB;
+    // CPU time per upload in the receiving process: robust where MiB/s is not, on a shared machine.
+    const apiCpu = ((await treeCpuMs(service.pid)).rootMs - cpuBefore) / (repeats * 2);
     const bare = rate(median(bareMs));
     const lines = [
       `upload of ${bytes / MiB} MiB over loopback to local storage, median of ${repeats}`,
@@ -96,6 +102,7 @@ async function main(argv: string[]): Promise<number> {
       `  baseline: bare node:http PUT   ${bare.toFixed(0)} MiB/s`,
       `  API: one PUT                   ${rate(median(putMs)).toFixed(0)} MiB/s  (${(rate(median(putMs)) / bare).toFixed(2)} × baseline)`,
       `  API: tus PATCH × ${Math.ceil(bytes / chunk)} (${chunk / MiB} MiB)    ${rate(median(tusMs)).toFixed(0)} MiB/s  (${(rate(median(tusMs)) / bare).toFixed(2)} × baseline)`,
+      `  CPU per upload in the receiving process: baseline ${bareCpu.toFixed(0)} ms, API ${apiCpu.toFixed(0)} ms (${(apiCpu / bareCpu).toFixed(2)} ×)`,
       `  API RSS: ${(rssBefore / MiB).toFixed(0)} MiB before, peak growth ${growth.toFixed(1)} MiB over ${repeats * 2} uploads`,
       `${Math.min(rate(median(putMs)), rate(median(tusMs))) >= TARGET_MIB_S ? "PASS" : "FAIL"} ≥ ${TARGET_MIB_S} MiB/s;  ${growth <= TARGET_RSS_MIB ? "PASS" : "FAIL"} RSS growth ≤ ${TARGET_RSS_MIB} MiB`,
     ];
