@@ -16,7 +16,8 @@ import { makeWorkDir } from "../work-dir.ts";
 const USAGE = `usage: upload-bench [options]
   --mib N (400)        the file's size in MiB
   --chunk-mib N (100)  tus PATCH size in MiB
-  --repeats N (3)      runs of each; the report gives the median`;
+  --repeats N (3)      runs of each; the report gives the median
+  --profile DIR        write a CPU profile of the API process into DIR (summarise: bench/src/cli/profile-summary.ts)`;
 const MiB = 1024 * 1024;
 const TARGET_MIB_S = 150;
 const TARGET_RSS_MIB = 64;
@@ -31,7 +32,7 @@ async function writeRandomFile(file: string, bytes: number): Promise<void> {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 async function main(argv: string[]): Promise<number> {
-  const values = parseCommandLine({ args: argv, options: { mib: { type: "string", default: "400" }, "chunk-mib": { type: "string", default: "100" }, repeats: { type: "string", default: "3" }, help: { type: "boolean", short: "h", default: false } }, strict: true }, USAGE);
+  const values = parseCommandLine({ args: argv, options: { mib: { type: "string", default: "400" }, "chunk-mib": { type: "string", default: "100" }, repeats: { type: "string", default: "3" }, profile: { type: "string" }, help: { type: "boolean", short: "h", default: false } }, strict: true }, USAGE);
   if (typeof values === "number") return values;
   const bytes = Number(values.mib) * MiB;
   const chunk = Number(values["chunk-mib"]) * MiB;
@@ -65,7 +66,7 @@ async function main(argv: string[]): Promise<number> {
     }
     const bareCpu = ((await treeCpuMs(baseline.child.pid ?? 0)).rootMs - bareCpuBefore) / repeats;
 
-    service = await startEmbeddedService({ entry: "bench/src/api/api-process.ts", dataDir: (serviceDir = await makeWorkDir()), env: { LOG_LEVEL: "warn" }, nodeArgs: ["--import", "./shared/src/telemetry/register.ts"] });
+    service = await startEmbeddedService({ entry: "bench/src/api/api-process.ts", dataDir: (serviceDir = await makeWorkDir()), env: { LOG_LEVEL: "warn" }, nodeArgs: ["--import", "./shared/src/telemetry/register.ts", ...(values.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(values.profile)}`] : [])] });
     const key = await createBenchKey(service.databaseUrl, { name: "upload-bench", scopes: ["subtitles:write"], credits: 0 });
     const create = async () => {
       const response = await fetch(`${service!.url}/v1/uploads`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ size_bytes: bytes }) });
