@@ -1,7 +1,10 @@
 // The caption command (npm run caption) end to end, against a running service (CAPTION_API_URL and
-// CAPTION_API_KEY): a URL's five files, what it prints, --json, an API error, and Ctrl-C canceling the job.
+// CAPTION_API_KEY): a URL's five files, what it prints, --json, an API error, Ctrl-C canceling the job, and an
+// upload whose connection drops halfway, resumed.
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { copyFile, mkdtemp, readFile, rm } from "node:fs/promises";
+import { createServer, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -119,4 +122,54 @@ test("Ctrl-C cancels the job and says so: exit 130, the job canceled, nothing ch
   const usage = (await service.call("GET", "/v1/usage", key)).body as { available_seconds: number };
   assert.equal(usage.available_seconds, 600);
   assert.equal(run.stdout(), "");
+});
+
+/** A loopback TCP proxy to `target` that cuts, once, the first connection to carry more than `cutAfter` bytes upstream. */
+async function droppingProxy(target: URL, cutAfter: number) {
+  const state = { origin: "", cuts: 0, upstreamBytes: 0, close: () => server.close() };
+  const server = createServer((client) => {
+    const upstream = new Socket();
+    upstream.connect(Number(target.port), target.hostname);
+    let sent = 0;
+    client.on("data", (chunk: Buffer) => {
+      sent += chunk.length;
+      if (state.cuts === 0 && sent > cutAfter) {
+        state.cuts += 1;
+        client.destroy();
+        upstream.destroy();
+        return;
+      }
+      state.upstreamBytes += chunk.length;
+      upstream.write(chunk);
+    });
+    upstream.on("data", (chunk: Buffer) => client.write(chunk));
+    client.on("error", () => upstream.destroy());
+    upstream.on("error", () => client.destroy());
+    client.on("close", () => upstream.destroy());
+    upstream.on("close", () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  state.origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return state;
+}
+
+test("the upload's connection drops halfway: the command resumes from the stored offset and the job has the file's bytes", { timeout: 180_000 }, async () => {
+  const clip = await makeSpeechVideo({ text: "A dropped upload resumes where it stopped.", width: 640, height: 360, fps: 25, durationSeconds: 12 });
+  await copyFile(clip.path, path.join(work, "dropped.mp4"));
+  const bytes = await readFile(clip.path);
+  const { api_key: key } = await service.createKey({ credits: 600 });
+  const proxy = await droppingProxy(new URL(service.url), Math.floor(bytes.length / 2));
+  try {
+    const run = runCaptionCommand(["dropped.mp4", "--json"], { cwd: work, env: { CAPTION_API_URL: proxy.origin, CAPTION_API_KEY: key } });
+    assert.equal(await run.exited, 0, `${run.stderr()}\n${run.stdout()}`);
+    assert.equal(proxy.cuts, 1, "the upload's connection was cut");
+    // Resumed, not sent again from the start: the bytes that reached the API are the file and a little HTTP.
+    assert.ok(proxy.upstreamBytes < bytes.length * 1.1, `${proxy.upstreamBytes} bytes upstream for a ${bytes.length}-byte file`);
+    const outcome = JSON.parse(run.stdout()) as { job_id: string };
+    const recorded = await service.database.db.selectFrom("jobs").select(["source_sha256", "source_bytes"]).where("id", "=", outcome.job_id).executeTakeFirstOrThrow();
+    assert.deepEqual(recorded, { source_sha256: createHash("sha256").update(bytes).digest("hex"), source_bytes: bytes.length });
+    assert.ok((await probeMedia(path.join(work, "dropped.captioned.mp4"))).hasAudio);
+  } finally {
+    proxy.close();
+  }
 });
