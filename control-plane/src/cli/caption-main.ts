@@ -5,7 +5,7 @@ import { parseEnv } from "@caption/shared/config/env";
 import { SAME_REQUEST_MS } from "@caption/shared/runtime/shutdown-signals";
 import { CaptionApiError } from "../client/api-client.ts";
 import { parseCaptionArgs } from "../client/caption-args.ts";
-import { CaptionCanceled, runCaption } from "../client/caption-run.ts";
+import { CaptionCanceled, inputFileSize, runCaption } from "../client/caption-run.ts";
 import { ProgressReporter } from "../client/progress-reporter.ts";
 import { outcomeJson, summaryLines } from "../client/summary.ts";
 import { openServiceSession, type ServiceSession } from "../client/service-session.ts";
@@ -36,6 +36,7 @@ process.on("SIGTERM", () => interrupt.abort());
 let session: ServiceSession | undefined;
 let code = 0;
 try {
+  if (options.input.kind === "file") await inputFileSize(options.input.path);
   const dataDir = path.resolve(parseEnv().DATA_DIR);
   session = await openServiceSession({
     apiUrl: process.env.CAPTION_API_URL,

@@ -99,13 +99,19 @@ export async function runCaption(
   };
 }
 
-async function upload(file: string, api: CaptionApi, reporter: ProgressReporter, signal: AbortSignal): Promise<string> {
+/** The input file's size; a missing one fails before any service is started or asked. */
+export async function inputFileSize(file: string): Promise<number> {
   const size = await stat(file).then(
     (found) => (found.isFile() ? found.size : -1),
     () => -2,
   );
   if (size === -2) throw new CaptionApiError("FILE_NOT_FOUND", `${file}: no such file`);
   if (size < 0) throw new CaptionApiError("FILE_NOT_FOUND", `${file} is not a file`);
+  return size;
+}
+
+async function upload(file: string, api: CaptionApi, reporter: ProgressReporter, signal: AbortSignal): Promise<string> {
+  const size = await inputFileSize(file);
   const ticket = await api.createUpload(size, path.basename(file));
   reporter.upload(0, size);
   const sending = uploadFile(file, ticket, (sent, total) => reporter.upload(sent, total));

@@ -104,6 +104,10 @@ test("an API error: non-zero exit with the API's code and message, no job", asyn
   assert.equal((JSON.parse(json.stdout()) as { error: { code: string } }).error.code, "UNAUTHORIZED");
   const usage = (await service.call("GET", "/v1/usage", key)).body as { available_seconds: number; active_jobs: number };
   assert.deepEqual([usage.available_seconds, usage.active_jobs], [100, 0]);
+  // A missing file fails before any service is asked (or started: no CAPTION_API_URL here).
+  const missing = runCaptionCommand(["no-such-talk.mp4"], { cwd: work, env: { DATA_DIR: path.join(work, "unused-data"), CAPTION_API_URL: "", CAPTION_API_KEY: "" } });
+  assert.equal(await missing.exited, 1);
+  assert.equal(missing.stderr(), `error FILE_NOT_FOUND: ${path.join(work, "no-such-talk.mp4")}: no such file\n`);
 });
 
 test("Ctrl-C cancels the job and says so: exit 130, the job canceled, nothing charged, no files", { timeout: 180_000 }, async () => {
