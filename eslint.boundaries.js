@@ -12,7 +12,7 @@ const MAY_DEPEND_ON = {
 };
 /** Top layer first. Folders of one layer do not import each other. */
 const LAYERS = {
-  "control-plane": [["cli"], ["runtime"], ["http"], ["services"], ["db", "queue", "storage", "telemetry"]],
+  "control-plane": [["cli"], ["client"], ["runtime"], ["http"], ["services"], ["db", "queue", "storage", "telemetry"]],
   "gpu-worker": [["cli"], ["runtime", "tools"], ["pipeline"], ["subtitles", "words"], ["asr", "render", "ingest", "storage", "db", "telemetry"], ["media"]],
 };
 const MAX_DEPTH = 3;

@@ -4,3 +4,4 @@ export { startApiServer, type ApiServer, type ApiServerOptions } from "./runtime
 export { startEmbeddedPostgres, type EmbeddedPostgresHandle, type EmbeddedPostgresOptions } from "./db/embedded-postgres.ts";
 export { locateDatabase, type DatabaseLocation } from "./db/connect.ts";
 export { createKey, type CreateKeyInput } from "./services/account-admin.ts";
+export { advertiseService, findAdvertisedService, type ServiceAdvert } from "./runtime/service-advert.ts";

@@ -11,7 +11,7 @@ import type { DbOrTrx } from "@caption/shared/db/database";
  */
 export type JobRecord = Omit<JobRow, "words" | "vocabulary" | "replacements">;
 export const RECORD_COLUMNS = [
-  "id", "account_id", "kind", "source_job_id", "status", "progress", "video_url", "preset", "language", "style", "max_duration_seconds",
+  "id", "account_id", "kind", "source_job_id", "status", "progress", "video_url", "upload_id", "preset", "language", "style", "max_duration_seconds",
   "media", "resolved_style", "duration_seconds", "source_sha256", "source_bytes", "reserved_seconds", "billed_seconds", "error_code",
   "error_message", "video_key", "srt_key", "transcript_key", "vtt_key", "ass_key", "source_video_key", "traceparent", "attempts",
   "created_at", "updated_at", "started_at", "finished_at", "expires_at", "files_deleted_at", "base_url",

@@ -7,6 +7,13 @@ import type { PreviewLimits } from "../services/preview-service.ts";
 import type { ResultLinks } from "../storage/result-links.ts";
 import type { UrlSigner } from "../storage/signed-url.ts";
 import type { EventStreams } from "./event-streams.ts";
+import type { UploadStore } from "../storage/upload-store.ts";
+import type { TusBridge } from "./tus-bridge.ts";
+
+export interface UploadRouteDeps {
+  store: UploadStore;
+  tus: TusBridge;
+}
 
 export interface AppDeps {
   db: Db;
@@ -33,6 +40,8 @@ export interface AppDeps {
   allowPrivateAddresses: boolean;
   /** Previews' own rate per key, and how long a request waits for a worker to draw one. */
   previewLimits: PreviewLimits;
+  /** Upload storage and the tus server that writes to it. */
+  uploads: UploadRouteDeps;
   /** The clock of rate windows, link expiry and signing. */
   now: () => Date;
 }

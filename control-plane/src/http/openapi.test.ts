@@ -148,8 +148,8 @@ describe("GET /v1/openapi.json", () => {
     const result = await validate(structuredClone(doc) as never);
     assert.ok(result.valid, compileErrors(result));
     assert.deepEqual(Object.keys(doc.paths).sort(), [
-      "/v1/files/{job}/{file}", "/v1/jobs/{id}", "/v1/jobs/{id}/cancel", "/v1/jobs/{id}/events", "/v1/jobs/{id}/renders", "/v1/presets", "/v1/previews", "/v1/subtitles", "/v1/usage",
-      "/v1/webhook_endpoints", "/v1/webhook_endpoints/{id}", "/v1/webhook_endpoints/{id}/deliveries",
+      "/v1/files/{job}/{file}", "/v1/jobs/{id}", "/v1/jobs/{id}/cancel", "/v1/jobs/{id}/events", "/v1/jobs/{id}/renders", "/v1/presets", "/v1/previews", "/v1/subtitles", "/v1/uploads",
+      "/v1/uploads/{id}", "/v1/usage", "/v1/webhook_endpoints", "/v1/webhook_endpoints/{id}", "/v1/webhook_endpoints/{id}/deliveries",
     ]);
   });
 
@@ -168,6 +168,8 @@ describe("GET /v1/openapi.json", () => {
     check("Job", (await t.request("GET", `/v1/jobs/${created.body.id}`, { key })).body);
     check("CancelResponse", (await t.request("POST", `/v1/jobs/${created.body.id}/cancel`, { key })).body);
     check("Usage", (await t.request("GET", "/v1/usage", { key })).body);
+    check("Upload", (await t.request("POST", "/v1/uploads", { key, body: { size_bytes: 10, filename: "talk.mp4" } })).body);
+    check("Error", (await t.request("POST", "/v1/uploads", { key, body: { size_bytes: 600 * 1024 * 1024 } })).body);
     check("Error", (await t.request("GET", "/v1/usage")).body);
     check("Error", (await t.request("POST", "/v1/subtitles", { key, body: {} })).body);
     const endpoint = await t.request("POST", "/v1/webhook_endpoints", { key, body: { url: "https://hooks.example.com/captions" } });

@@ -6,6 +6,7 @@ import { pathParams, type RouteSpec } from "./route-spec.ts";
 const TAGS = [
   { name: "Presets", description: "The caption style presets" },
   { name: "Jobs", description: "Submit, follow and cancel captioning jobs" },
+  { name: "Uploads", description: "Send a file on your own disk (tus 1.0 or one PUT), then submit its upload_id" },
   { name: "Previews", description: "A look drawn at once, before any job: no charge" },
   { name: "Files", description: "Result downloads behind signed links" },
   { name: "Usage", description: "Prepaid seconds and limits" },

@@ -8,7 +8,7 @@ import type { AppState } from "./app-state.ts";
 // An endpoint declared once, as data (schema-first, the way fastify declares routes): the Koa router
 // (router.ts) and the OpenAPI `paths` (openapi.ts) are both generated from the same list (routes.ts).
 
-export type HttpMethod = "get" | "post" | "delete";
+export type HttpMethod = "get" | "post" | "delete" | "head" | "patch" | "put" | "options";
 
 /** Who may call the route: anyone, or a bearer key with a scope, checked by middleware or by the handler's own statement. */
 export type RouteAuth = "none" | { scope: Scope; checkedBy: "middleware" | "handler" };

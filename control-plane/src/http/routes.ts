@@ -6,11 +6,13 @@ import { previewRoutes } from "./routes/preview-routes.ts";
 import { publicRoutes } from "./routes/public-routes.ts";
 import type { RouteSpec } from "./route-spec.ts";
 import { webhookRoutes } from "./routes/webhook-routes.ts";
+import { uploadRoutes } from "./routes/upload-routes.ts";
 
 /** Every endpoint of the API, each declared once: the router and the OpenAPI document are built from this list. */
 export const ROUTES: readonly RouteSpec[] = [
   ...publicRoutes,
   ...jobRoutes,
+  ...uploadRoutes,
   ...jobEventRoutes,
   ...previewRoutes,
   ...webhookRoutes,

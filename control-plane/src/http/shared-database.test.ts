@@ -6,7 +6,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { createKey } from "../services/account-admin.ts";
-import { spawnService, type ServiceProcess } from "../testing/service-process.ts";
+import { spawnService, type ServiceProcess } from "../runtime/service-process.ts";
 
 // Two API processes (`npm run api`, i.e. control-plane/src/cli/api.ts) over one database, as in a
 // scaled-out deployment: every limit must hold across processes, not just within one.

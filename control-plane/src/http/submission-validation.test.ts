@@ -19,7 +19,7 @@ describe("submission validation (spec: Submission request, Style object)", () =>
   const invalid: [string, unknown, RegExp][] = [
     ["body is an array", [], /JSON object/],
     ["body is a string", "x", /JSON object/],
-    ["video_url missing", {}, /video_url is required/],
+    ["video_url missing", {}, /video_url or upload_id is required/],
     ["video_url null", { video_url: null }, /video_url must not be null/],
     ["video_url http", { video_url: "http://a.example/v.mp4" }, /video_url/],
     ["video_url relative", { video_url: "/v.mp4" }, /video_url/],

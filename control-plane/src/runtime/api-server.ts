@@ -20,6 +20,10 @@ import { startJobQueue, type JobQueue } from "../queue/job-queue.ts";
 import { createLanguageSupport } from "../services/language-support.ts";
 import { createResultLinks } from "../storage/create-result-links.ts";
 import { createUrlSigner } from "../storage/signed-url.ts";
+import { createUploadStore } from "../storage/upload-store.ts";
+import { createUploadLocker } from "../db/upload-locker.ts";
+import { createTusBridge } from "../http/tus-bridge.ts";
+import { startUploadSweep } from "../services/upload-sweep.ts";
 import { PREVIEW_RESULTS_CHANNEL, QUEUES } from "@caption/shared/jobs/catalog";
 import { JOB_EVENTS_CHANNEL } from "../services/job-event-stream.ts";
 import { startMaintenance } from "../services/maintenance.ts";
@@ -44,6 +48,8 @@ export interface ApiServerOptions {
   webhookSweepMs?: number;
   /** How often the webhook relay looks for deliveries whose queue entry was lost (default 60 s). */
   webhookRequeueMs?: number;
+  /** How often expired uploads are deleted (default 60 s). */
+  uploadSweepMs?: number;
   /** The endpoints served and published (default every route of the API); tests add declarations of their own. */
   routes?: readonly RouteSpec[];
 }
@@ -126,6 +132,10 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
   };
   await queue.work({ [QUEUES.webhookDelivery]: { concurrency: env.WEBHOOK_CONCURRENCY, handle: (attempt) => sendWebhookAttempt(senderDeps, attempt) } });
   const eventStreams = createEventStreams();
+  const uploadStore = createUploadStore(storage, env);
+  const uploadLocker = createUploadLocker(databaseUrl);
+  const uploadSweep = startUploadSweep({ db, store: uploadStore, logger }, now, options.uploadSweepMs);
+  const tus = createTusBridge({ db, store: uploadStore, locker: uploadLocker, logger, now });
   const app = createApp({
     db,
     queue,
@@ -140,6 +150,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     eventStreams,
     heartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
     allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS,
+    uploads: { store: uploadStore, tus },
     previewLimits: {
       perMinute: env.PREVIEW_RATE_LIMIT_PER_MINUTE,
       stillMs: env.PREVIEW_STILL_DEADLINE_SECONDS * 1000,
@@ -163,6 +174,8 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
         eventStreams.endAll();
         await closed;
         maintenance.stop();
+        uploadSweep.stop();
+        await uploadLocker.close();
         stopObservingQueue();
         await relay.stop();
         await listener.close();

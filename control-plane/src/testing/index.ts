@@ -6,5 +6,5 @@ export { assertErrorShape } from "./error-shape.ts";
 export { startTestApi, type TestApi } from "./test-api.ts";
 export { openEventStream, type EventStreamClient, type ServerSentEvent } from "./sse-client.ts";
 export { webhookReceiver, type Answer, type ReceivedWebhook, type RoutingServer, type WebhookReceiver } from "./webhook-receiver.ts";
-export { ENTRY_POINTS, spawnService, type LogEntry, type ServiceEntry, type ServiceProcess, type SpawnServiceOptions } from "./service-process.ts";
-export { startEmbeddedService, type EmbeddedService, type EmbeddedServiceOptions } from "./embedded-service.ts";
+export { ENTRY_POINTS, spawnService, type LogEntry, type ServiceEntry, type ServiceProcess, type SpawnServiceOptions } from "../runtime/service-process.ts";
+export { startEmbeddedService, type EmbeddedService, type EmbeddedServiceOptions } from "../runtime/embedded-service.ts";

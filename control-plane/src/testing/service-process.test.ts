@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { spawnService } from "./service-process.ts";
+import { spawnService } from "../runtime/service-process.ts";
 
 let dir: string;
 let script: `${string}.ts`;

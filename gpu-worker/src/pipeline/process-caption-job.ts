@@ -10,6 +10,7 @@ import type { AttemptContext } from "./attempt-context.ts";
 import { completeWithCharge, storeResults } from "./output-stages.ts";
 import { assertSameSource } from "./source-fingerprint.ts";
 import { transcribeAndRender } from "./transcribe-and-render.ts";
+import { copyUploadedVideo } from "./uploaded-source.ts";
 import { segmentsForWords, transcriptDocument } from "./transcript-document.ts";
 
 // Progress bands per stage (0–100); recognition and the render share one.
@@ -23,10 +24,12 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
   const { deps, job, log, tracing, signal } = ctx;
   tracing.annotate({ [JOB_ATTRIBUTES.engine]: deps.engine.name });
 
-  // 1. Ingest
+  // 1. Ingest: a download, or an upload's bytes from storage
   const sourcePath = path.join(ctx.dir, "source");
   const download = await tracing.stage("ingest", async () => {
     await ctx.enter("ingesting", STAGES.ingest[0]);
+    if (job.upload_id !== null) return copyUploadedVideo(ctx, job.upload_id, sourcePath);
+    if (job.video_url === null) throw new Error(`caption job ${job.id} has neither video_url nor upload_id`);
     const download = await downloadVideo(job.video_url, sourcePath, {
       signal,
       allowPrivateAddresses: deps.allowPrivateAddresses,

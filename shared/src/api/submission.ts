@@ -4,12 +4,24 @@ import { PresetIdSchema } from "./preset.ts";
 import { StyleSchema } from "./style.ts";
 import { ProfanitySchema, ReplacementsSchema, VocabularySchema } from "./custom-words.ts";
 import { SubtitleOptionsSchema } from "./subtitle-profile.ts";
+import { UPLOAD_ID_PATTERN } from "./upload.ts";
 
 export const MAX_VIDEO_SECONDS = 600;
 
+// Each branch names the property it requires (JSON Schema's strict mode wants it defined where it is required).
+const SOURCE = (name: string) => ({ properties: { [name]: true }, required: [name] });
+
 export const SubmissionRequestSchema = Type.Object(
   {
-    video_url: Type.String({ format: "uri", maxLength: 4096, pattern: "^[hH][tT][tT][pP][sS]://[^/?#@\\s]", description: "Direct HTTPS URL to an MP4, MOV or WebM file; redirects are rejected" }),
+    video_url: Type.Optional(
+      Type.String({
+        format: "uri",
+        maxLength: 4096,
+        pattern: "^[hH][tT][tT][pP][sS]://[^/?#@\\s]",
+        description: "Direct HTTPS URL to an MP4, MOV or WebM file; redirects are rejected. Exactly one of video_url and upload_id",
+      }),
+    ),
+    upload_id: Type.Optional(Type.String({ pattern: UPLOAD_ID_PATTERN, description: "A finished upload of the account (POST /v1/uploads). Exactly one of video_url and upload_id" })),
     preset: Type.Optional(PresetIdSchema),
     language: Type.Optional(Type.String({ pattern: "^[a-z]{2,3}$", description: "Source language; omitted means automatic detection" })),
     style: Type.Optional(StyleSchema),
@@ -23,8 +35,16 @@ export const SubmissionRequestSchema = Type.Object(
     profanity: Type.Optional(ProfanitySchema),
     output: Type.Optional(OutputSchema),
   },
-  { additionalProperties: false, $id: "SubmissionRequest" },
+  // `oneOf` is for the OpenAPI document and its clients; the server enforces it in code, naming the fields.
+  { additionalProperties: false, $id: "SubmissionRequest", oneOf: [SOURCE("video_url"), SOURCE("upload_id")] },
 );
+
+/** A request that names its source exactly once, or the message that says what is wrong. */
+export function sourceProblem(request: SubmissionRequest): string | null {
+  if (request.video_url !== undefined && request.upload_id !== undefined) return "give either video_url or upload_id, not both";
+  if (request.video_url === undefined && request.upload_id === undefined) return "video_url or upload_id is required";
+  return null;
+}
 export type SubmissionRequest = Static<typeof SubmissionRequestSchema>;
 
 export const SubmissionResponseSchema = Type.Object(

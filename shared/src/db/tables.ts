@@ -54,7 +54,9 @@ export interface JobsTable {
   words: NullableJson<EditedWord[]>;
   status: JobStatus;
   progress: Generated<number>;
-  video_url: string;
+  /** A caption job's source is `video_url` or `upload_id`, never both; a render job's are its source's. */
+  video_url: string | null;
+  upload_id: ColumnType<string | null, string | null | undefined, string | null>;
   preset: PresetId;
   language: string | null;
   /** As the client sent it; the preset fills in the rest. */
@@ -209,6 +211,20 @@ export interface WebhookAttemptsTable {
   error: string | null;
 }
 
+/** A file sent to the service (POST /v1/uploads); its bytes are in storage under `uploads/<id>`. */
+export interface UploadsTable {
+  id: string;
+  account_id: string;
+  size_bytes: number;
+  filename: string | null;
+  created_at: Timestamp;
+  /** The end of the upload URL; an upload unfinished by then is deleted. */
+  expires_at: Timestamp;
+  /** When the last byte was stored; a finished upload is deleted 24 h after. */
+  completed_at: NullableTimestamp;
+  deleted_at: NullableTimestamp;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -223,10 +239,12 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  uploads: UploadsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;
 export type JobRow = Selectable<JobsTable>;
+export type UploadRow = Selectable<UploadsTable>;
 export type NewJobRow = Insertable<JobsTable>;
 export type LedgerRow = Selectable<CreditLedgerTable>;
 export type JobEventRow = Selectable<JobEventsTable>;

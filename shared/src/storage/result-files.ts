@@ -36,3 +36,6 @@ export const SOURCE_VIDEO_FILE = { name: "source-video", contentType: "applicati
 export function resultContentType(name: string): string | undefined {
   return SERVED_FILES.find((file) => file.name === name)?.contentType;
 }
+
+/** The folder (key prefix) of uploaded videos in the same storage: `uploads/<upl_id>`, written by the API, read by the worker. */
+export const UPLOADS_FOLDER = "uploads";

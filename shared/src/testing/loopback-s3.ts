@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import S3rver from "s3rver";
+import { multipartParts } from "./loopback-s3-parts.ts";
 
 /** s3rver's built-in account. */
 const ACCESS_KEY_ID = "S3RVER";
@@ -18,6 +19,8 @@ export interface LoopbackS3 {
   env: { AWS_ENDPOINT_URL_S3: string; AWS_REGION: string; AWS_ACCESS_KEY_ID: string; AWS_SECRET_ACCESS_KEY: string };
   /** `METHOD /path?query` of every request that reached the server, in order. */
   requests: string[];
+  /** While true, every write (PUT, POST, DELETE) is refused 503 SlowDown, as an S3 under pressure answers. */
+  refuseWrites: boolean;
   close(): Promise<void>;
 }
 
@@ -33,15 +36,30 @@ export async function startLoopbackS3(bucket = "captions"): Promise<LoopbackS3> 
   await s3rver.configureBuckets();
   const handle = s3rver.callback();
   const requests: string[] = [];
+  const gate = { refuseWrites: false };
+  const parts = multipartParts();
   const server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
+    if (gate.refuseWrites && req.method !== "GET" && req.method !== "HEAD") {
+      req.resume();
+      res.writeHead(503, { "content-type": "application/xml" });
+      res.end(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>`);
+      return;
+    }
     const refusal = refuse(req);
     if (refusal) return sendError(res, refusal.code, refusal.message);
+    if (parts(req, res)) return;
     handle(req, res);
   });
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", resolve));
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
+    get refuseWrites() {
+      return gate.refuseWrites;
+    },
+    set refuseWrites(value: boolean) {
+      gate.refuseWrites = value;
+    },
     endpoint,
     bucket,
     credentials: { accessKeyId: ACCESS_KEY_ID, secretAccessKey: SECRET_ACCESS_KEY },

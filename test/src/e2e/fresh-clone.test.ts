@@ -1,10 +1,10 @@
 // The README's quick start as a newcomer runs it: the repository alone (no shared/ beside it) in a
-// fresh private (0700) directory under $HOME, as this run's user (root in CI), then `npm run setup`
-// and `npm start`, a key from the admin CLI, one real job from an HTTPS server on loopback, and a
-// clean stop on SIGTERM.
+// fresh private (0700) directory under $HOME, as this run's user (root in CI), then `npm run setup`,
+// `npm run caption -- ./clip.mp4` in a terminal (progress bars, five files), and `npm start`, a key
+// from the admin CLI, one real job from an HTTPS server on loopback, and a clean stop on SIGTERM.
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { readFile, rm, stat, writeFile } from "node:fs/promises";
+import { copyFile, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import type { Job } from "@caption/shared/api/job";
@@ -13,7 +13,7 @@ import { REPO_ROOT } from "../fixtures/repo-paths.ts";
 import { makeSpeechVideo } from "@caption/gpu-worker/testing";
 import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
 import { apiRequest } from "@caption/control-plane/testing";
-import { copyRepositoryToPrivateHome, newcomerEnv, npm, npmStart, type StartedService } from "../support/fresh-clone.ts";
+import { copyRepositoryToPrivateHome, inTerminal, newcomerEnv, npm, npmStart, type StartedService } from "../support/fresh-clone.ts";
 
 const asRoot = process.getuid?.() === 0;
 let parent: string;
@@ -38,7 +38,7 @@ after(async () => {
   await rm(parent, { recursive: true, force: true });
 });
 
-test("a fresh clone in a private home directory: setup, start, one job, clean stop", { timeout: 20 * 60_000 }, async () => {
+test("a fresh clone in a private home directory: setup, caption a file, start, one job, clean stop", { timeout: 20 * 60_000 }, async (t) => {
   assert.equal((await stat(parent)).mode & 0o777, 0o700);
   assert.equal(existsSync(path.join(parent, "shared")), false);
   const env = newcomerEnv({
@@ -57,6 +57,19 @@ test("a fresh clone in a private home directory: setup, start, one job, clean st
   assert.equal(setup.code, 0, setup.output);
   assert.match(setup.output, /silero-vad-v6\.2: installed in .*caption-service\/gpu-worker\/models\/silero-vad-v6\.2\/silero_vad\.onnx \(size and sha256 verified\)/);
   assert.match(setup.output, /setup: done/);
+
+  // `npm run caption -- ./clip.mp4`, the README's second command, typed in a terminal: bars, then the five files.
+  const video = await makeSpeechVideo({ text: "Hello and welcome. Captions make every video easier to follow.", width: 640, height: 360, fps: 25, padSeconds: 0.5 });
+  await copyFile(video.path, path.join(clone, "clip.mp4"));
+  const caption = await inTerminal(clone, "npm run caption -- ./clip.mp4", env);
+  assert.equal(caption.code, 0, caption.output);
+  assert.match(caption.output, /upload {5}\[#{30}\] 100%/, "the upload's bar, drawn in the terminal");
+  assert.match(caption.output, /render {5}\[#{30}\] 100%/);
+  assert.match(caption.output, new RegExp(`billed ${Math.ceil(video.durationSeconds)} s; balance left \\d+ s`));
+  for (const name of ["clip.captioned.mp4", "clip.srt", "clip.vtt", "clip.ass", "clip.transcript.json"]) assert.ok((await stat(path.join(clone, name))).size > 0, name);
+  const captioned = await probeMedia(path.join(clone, "clip.captioned.mp4"));
+  assert.deepEqual([captioned.width, captioned.height, captioned.hasAudio], [640, 360, true]);
+  t.diagnostic(`npm run caption -- ./clip.mp4 (${video.durationSeconds.toFixed(1)} s clip, first start of the database included): ${caption.seconds.toFixed(1)} s`);
 
   service = npmStart(clone, env);
   const url = await service.url;
@@ -80,7 +93,6 @@ test("a fresh clone in a private home directory: setup, start, one job, clean st
   assert.equal(admin.code, 0, admin.output);
   const { api_key: key } = JSON.parse(admin.output.trim().split("\n").at(-1) ?? "") as { api_key: string };
 
-  const video = await makeSpeechVideo({ text: "Hello and welcome. Captions make every video easier to follow.", width: 640, height: 360, fps: 25, padSeconds: 0.5 });
   files.serveFile("/newcomer.mp4", video.path, "video/mp4");
   const submitted = await apiRequest(url, "POST", "/v1/subtitles", { key, body: { video_url: files.url("/newcomer.mp4"), preset: "highlight", max_duration_seconds: 60 } });
   assert.equal(submitted.status, 202, JSON.stringify(submitted.body));

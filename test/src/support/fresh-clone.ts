@@ -80,3 +80,17 @@ export function npmStart(cwd: string, env: NodeJS.ProcessEnv): StartedService {
   createInterface({ input: child.stderr }).on("line", (line) => lines.push(line));
   return { child, log, output: () => lines.join("\n"), url, exited };
 }
+
+/**
+ * `command` (a shell line) in `cwd` under a pseudo-terminal, as a person types it (util-linux `script`): what it
+ * drew, escape sequences included, its exit code, and how long it took.
+ */
+export async function inTerminal(cwd: string, command: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string; seconds: number }> {
+  const started = performance.now();
+  const child = spawn("script", ["-qefc", command, "/dev/null"], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const [code] = (await once(child, "exit")) as [number | null];
+  return { code, output, seconds: (performance.now() - started) / 1000 };
+}

@@ -21,6 +21,11 @@ const STATUS: Record<ApiErrorCode, number> = {
   CONCURRENCY_LIMIT_EXCEEDED: 429,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
+  VIDEO_TOO_LARGE: 413,
+  UPLOAD_INCOMPLETE: 409,
+  UPLOAD_EXPIRED: 410,
+  UPLOAD_LIMIT_EXCEEDED: 429,
+  UPLOAD_OFFSET_CONFLICT: 409,
 };
 
 // Koa's own 4xx errors (body parsing, routing, send) by status; any other 4xx is INVALID_REQUEST.

@@ -32,21 +32,24 @@ export const jobRoutes = [
       operationId: "createSubtitles",
       tags: ["Jobs"],
       summary: "Create a captioned-video job",
-      description: "Queues a job for the video at `video_url`. Repeat an `Idempotency-Key` to retry safely.",
+      description: "Queues a job for the video at `video_url` or the finished upload `upload_id` (exactly one). Repeat an `Idempotency-Key` to retry safely.",
     },
     auth: { scope: "subtitles:write", checkedBy: "middleware" },
     body: { schema: SubmissionRequestSchema, limit: "64kb", tooLargeIs413: false },
     idempotent: true,
     responses: {
       "202": { description: "Job accepted; poll status_url every 5 seconds", ...json(SubmissionResponseSchema) },
-      "400": error("Invalid request (INVALID_REQUEST, IDEMPOTENCY_KEY_MISMATCH)"),
+      "400": error("Invalid request, both or neither of video_url and upload_id (INVALID_REQUEST, IDEMPOTENCY_KEY_MISMATCH)"),
       ...jobCreationErrors,
+      "404": error("upload_id is no upload of the account (NOT_FOUND)"),
+      "409": error("The upload has not received all its bytes (UPLOAD_INCOMPLETE)"),
+      "410": error("The upload expired unfinished or was deleted 24 h after completion (UPLOAD_EXPIRED)"),
     },
     async handle(ctx, { deps, body: request, idempotencyKey }) {
       const base = baseUrlOf(ctx, deps.publicBaseUrl);
       const response = await submitJob(
         { db: deps.db, queue: deps.queue, languages: deps.languages, baseUrl: base },
-        { principal: principalOf(ctx.state), request, idempotencyKey },
+        { principal: principalOf(ctx.state), request, idempotencyKey, now: deps.now() },
       );
       ctx.state.log.info({ job_id: response.id, replayed: response.replayed }, response.replayed ? "submission replayed" : "job submitted");
       ctx.status = 202;

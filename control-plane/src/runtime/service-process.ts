@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { closeSync, openSync } from "node:fs";
+import { closeSync, fstatSync, openSync } from "node:fs";
 import { open } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 
-/** The repository root, found from this file's place in control-plane/src/testing. */
+/** The repository root, found from this file's place in control-plane/src/runtime. */
 const REPO_ROOT = path.join(import.meta.dirname, "..", "..", "..");
 const LOG_POLL_MS = 100;
 
@@ -22,6 +22,8 @@ export interface SpawnServiceOptions {
   detached?: boolean;
   /** Node flags for its process (e.g. --cpu-prof). */
   nodeArgs?: string[];
+  /** Arguments after the script (e.g. the embedded entry point's --attached). */
+  args?: string[];
   /**
    * Its stdout and stderr go straight to this file, read only while someone waits for a line: a service
    * logging every request then costs the caller's process nothing. Otherwise they are piped and read as they come.
@@ -55,7 +57,9 @@ export function spawnService(entry: ServiceEntry, env: Record<string, string>, o
   delete childEnv.NODE_TEST_CONTEXT;
   const script = path.resolve(REPO_ROOT, entry in ENTRY_POINTS ? ENTRY_POINTS[entry as keyof typeof ENTRY_POINTS] : entry);
   const fd = options.logFile === undefined ? null : openSync(options.logFile, "a");
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script], {
+  // A log file kept from earlier runs (DATA_DIR/service.log) is read from where this run starts writing.
+  const logStart = fd === null ? 0 : fstatSync(fd).size;
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...(options.args ?? [])], {
     cwd: REPO_ROOT,
     env: childEnv,
     stdio: [options.stdin ?? "ignore", fd ?? "pipe", fd ?? "pipe"],
@@ -81,7 +85,7 @@ export function spawnService(entry: ServiceEntry, env: Record<string, string>, o
     // Read to the end, so a full pipe never blocks the process.
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on("line", accept);
   } else {
-    follower = followFile(options.logFile, accept, () => listeners.size > 0);
+    follower = followFile(options.logFile, logStart, accept, () => listeners.size > 0);
   }
   // "close": exited and its output read to the end (from the file too).
   const exited = once(child, "close").then(async ([code, signal]) => {
@@ -142,8 +146,8 @@ interface FileFollower {
 }
 
 /** The lines of a growing file, read every LOG_POLL_MS while `wanted()`. */
-function followFile(file: string, onLine: (line: string) => void, wanted: () => boolean): FileFollower {
-  let offset = 0;
+function followFile(file: string, start: number, onLine: (line: string) => void, wanted: () => boolean): FileFollower {
+  let offset = start;
   let partial = "";
   let timer: NodeJS.Timeout | undefined;
   // One read at a time: a poll and the read at exit must not both take the same bytes.

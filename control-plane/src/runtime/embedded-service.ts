@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createCliLogger } from "@caption/shared/runtime/logger";
@@ -17,6 +18,10 @@ export interface EmbeddedServiceOptions {
   env?: Record<string, string>;
   /** Node flags for the service's process (e.g. --cpu-prof). */
   nodeArgs?: string[];
+  /** Arguments of the entry point (e.g. --attached). */
+  args?: string[];
+  /** Its own process group: a terminal's Ctrl-C reaches the caller alone, which decides what the service does. */
+  detached?: boolean;
 }
 
 export interface EmbeddedService extends ServiceProcess {
@@ -36,10 +41,13 @@ export interface EmbeddedService extends ServiceProcess {
  * runs. stop() also waits for its PostgreSQL to finish stopping.
  */
 export async function startEmbeddedService(options: EmbeddedServiceOptions): Promise<EmbeddedService> {
+  await mkdir(options.dataDir, { recursive: true });
   const logFile = path.join(options.dataDir, "service.log");
   const service = spawnService(options.entry, { DATA_DIR: options.dataDir, DATABASE_URL: "", ...options.env }, {
     logFile,
     nodeArgs: options.nodeArgs,
+    args: options.args,
+    detached: options.detached,
     stdin: "pipe",
     killAfterMs: STOP_TIMEOUT_MS,
   });

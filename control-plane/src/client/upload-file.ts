@@ -1,0 +1,46 @@
+import { createReadStream } from "node:fs";
+import { DetailedError, Upload } from "tus-js-client";
+import { CaptionApiError, type UploadTicket } from "./api-client.ts";
+
+/** Waits between tries after a dropped connection; each try resumes from the offset the server stored. */
+const RETRY_DELAYS_MS = [0, 500, 1000, 2000, 3000, 5000, 5000, 10_000, 10_000];
+
+export interface UploadHandle {
+  done: Promise<void>;
+  /** Stops sending and deletes the unfinished upload on the server (tus termination). */
+  abort(): Promise<void>;
+}
+
+/**
+ * Sends the file to the upload's URL over tus 1.0 (HEAD for the offset, then PATCH from there), so a dropped
+ * connection resumes where the server stopped storing instead of starting again. The URL carries its own token.
+ */
+export function uploadFile(file: string, ticket: UploadTicket, onProgress: (sent: number, total: number) => void): UploadHandle {
+  let upload: Upload;
+  const done = new Promise<void>((resolve, reject) => {
+    upload = new Upload(createReadStream(file), {
+      uploadUrl: ticket.upload_url,
+      retryDelays: RETRY_DELAYS_MS,
+      // The ticket is for this run alone: nothing to remember between runs.
+      storeFingerprintForResuming: false,
+      onProgress,
+      onSuccess: () => resolve(),
+      onError: (error) => reject(asApiError(error)),
+    });
+    upload.start();
+  });
+  return { done, abort: () => upload.abort(true) };
+}
+
+/** A refusal the upload URL answered with the API's error body keeps its code and message; others say what broke. */
+function asApiError(error: Error): Error {
+  if (!(error instanceof DetailedError) || !error.originalResponse) return error;
+  const status = error.originalResponse.getStatus();
+  try {
+    const body = JSON.parse(error.originalResponse.getBody()) as { error?: { code?: unknown; message?: unknown } };
+    if (typeof body.error?.code === "string") return new CaptionApiError(body.error.code, String(body.error.message ?? ""), status);
+  } catch {
+    // Not the API's JSON (a proxy's page): the status says enough.
+  }
+  return new CaptionApiError(`HTTP_${status}`, `the upload was refused with ${status}: ${error.message.split("\n")[0]}`, status);
+}
