@@ -1,6 +1,6 @@
 import { SERVED_FILES } from "@caption/shared/storage/result-files";
 import { MAX_WEBHOOK_ENDPOINTS, RECENT_WEBHOOK_DELIVERIES, WEBHOOK_EVENT_TYPES } from "@caption/shared/api/webhook";
-import { bearer, error, idParam, json, needs, rateLimited, ref } from "./openapi-parts.ts";
+import { bearer, encodedBody, error, idParam, json, needs, rateLimited, ref } from "./openapi-parts.ts";
 
 // The paths beyond the spec's five (DESIGN.md §7b): result downloads, the job event stream, webhook
 // endpoints, and the webhooks themselves.
@@ -88,6 +88,7 @@ export function webhookPaths() {
           "201": { description: "The endpoint with its signing secret", ...json("WebhookEndpointCreated") },
           "400": error(`INVALID_REQUEST: a rule broken, a URL that is not HTTPS or points to a private address, or ${MAX_WEBHOOK_ENDPOINTS} endpoints already`),
           "401": error("UNAUTHORIZED, INSUFFICIENT_SCOPE"),
+          ...encodedBody,
           "429": rateLimited,
         },
       },

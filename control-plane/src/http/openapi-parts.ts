@@ -18,6 +18,8 @@ export const jobCreationErrors = {
   "429": { description: "RATE_LIMITED or CONCURRENCY_LIMIT_EXCEEDED", headers: retryAfter, ...json("Error") },
   "503": { description: "SERVICE_UNAVAILABLE", headers: retryAfter, ...json("Error") },
 };
+/** Every JSON request body is read as sent: a compressed body is refused rather than inflated. */
+export const encodedBody = { "415": error("The body is encoded: a Content-Encoding other than identity (UNSUPPORTED_MEDIA_TYPE)") };
 export const idParam = (description: string) => ({ name: "id", in: "path", required: true, description, schema: { type: "string" } });
 
 /**

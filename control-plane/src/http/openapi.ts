@@ -9,7 +9,7 @@ import { TranscriptSchema } from "@caption/shared/api/transcript";
 import { QualityReportSchema } from "@caption/shared/api/quality-report";
 import { UsageSchema } from "@caption/shared/api/usage";
 import { WebhookDeliveryListSchema, WebhookEndpointCreatedSchema, WebhookEndpointListSchema, WebhookEndpointRequestSchema, WebhookPayloadSchema } from "@caption/shared/api/webhook";
-import { bearer, error, idParam, jobCreationErrors, json, needs, plain, rateLimited, retryAfter } from "./openapi-parts.ts";
+import { bearer, encodedBody, error, idParam, jobCreationErrors, json, needs, plain, rateLimited, retryAfter } from "./openapi-parts.ts";
 import { fileAndEventPaths, webhookPaths, webhooks } from "./openapi-notification-paths.ts";
 
 const jobIdParam = idParam("The job's id (job_…)");
@@ -81,6 +81,7 @@ export function buildOpenApiDocument(serverUrl: string) {
             "202": { description: "Job accepted; poll status_url every 5 seconds", ...json("SubmissionResponse") },
             "400": error("Invalid request (INVALID_REQUEST, IDEMPOTENCY_KEY_MISMATCH)"),
             ...jobCreationErrors,
+            ...encodedBody,
           },
         },
       },
@@ -129,7 +130,8 @@ export function buildOpenApiDocument(serverUrl: string) {
             ...jobCreationErrors,
             "404": error("No such job, or another account's (NOT_FOUND)"),
             "409": error("The source job is not completed or its files have expired (SOURCE_NOT_RENDERABLE)"),
-            "413": error("The body is over 16 MiB (PAYLOAD_TOO_LARGE)"),
+            "413": error("The body is over 4 MiB (PAYLOAD_TOO_LARGE)"),
+            ...encodedBody,
           },
         },
       },
@@ -156,6 +158,7 @@ export function buildOpenApiDocument(serverUrl: string) {
             "404": error("background.job_id is no job of the account (NOT_FOUND)"),
             "409": error("background.job_id is not completed, or its files have expired (SOURCE_NOT_RENDERABLE)"),
             "413": error("The body is over 64 KiB (PAYLOAD_TOO_LARGE)"),
+            ...encodedBody,
             "429": rateLimited,
             "503": { description: "SERVICE_UNAVAILABLE: not drawn within the deadline, or no worker is running", headers: retryAfter, ...json("Error") },
           },

@@ -1,9 +1,10 @@
 import type Router from "@koa/router";
+import type { Middleware } from "koa";
 import { isTerminal } from "@caption/shared/api/job";
-import { EditedWordSchema, RenderRequestOuterSchema } from "@caption/shared/api/render-request";
+import { EditedWordSchema, MAX_RENDER_BODY_BYTES, RenderRequestOuterSchema } from "@caption/shared/api/render-request";
 import { SubmissionRequestSchema } from "@caption/shared/api/submission";
 import { cancelJob, pollJob } from "../../services/job-service.ts";
-import { requestRender } from "../../services/render-service.ts";
+import { requestRender, requireOwnJob } from "../../services/render-service.ts";
 import { submitJob } from "../../services/submission-service.ts";
 import { getUsage } from "../../services/usage-service.ts";
 import type { AppDeps } from "../app-deps.ts";
@@ -19,10 +20,6 @@ const submission = createValidator(SubmissionRequestSchema);
 const renderBody = createValidator(RenderRequestOuterSchema);
 const editedWord = createValidator(EditedWordSchema);
 const wordShape = (word: unknown, index: number) => editedWord.problemAt(word, `/words/${index}`);
-// Room for the largest legal body: 20 000 words of 100 characters (UTF-16 units), each written as a
-// \uXXXX escape as some clients escape all non-ASCII, with long times: about 13.2 MB, and indented
-// JSON still fits.
-const RENDER_BODY_LIMIT = "16mb";
 const POLL_SECONDS = "5";
 
 /** The authenticated job API: submit, poll, cancel, render again, usage. */
@@ -59,7 +56,12 @@ export function jobRoutes(router: Router<AppState>, deps: AppDeps): void {
     ctx.body = result;
   });
 
-  router.post("/v1/jobs/:id/renders", write, ...jsonBody({ limit: RENDER_BODY_LIMIT, tooLargeIs413: true }), async (ctx) => {
+  // The source is looked up before the body is read: a body for no job of the caller's is never parsed.
+  const ownSource: Middleware<AppState> = async (ctx, next) => {
+    await requireOwnJob(deps.db, principalOf(ctx.state).accountId, ctx.params.id ?? "");
+    await next();
+  };
+  router.post("/v1/jobs/:id/renders", write, ownSource, ...jsonBody({ limit: MAX_RENDER_BODY_BYTES, tooLargeIs413: true }), async (ctx) => {
     const request = renderBody.parse(ctx.request.body);
     const idempotencyKey = idempotencyKeyOf(ctx);
     const base = baseUrlOf(ctx, deps.publicBaseUrl);
