@@ -1,6 +1,7 @@
 import { SERVED_FILES } from "@caption/shared/storage/result-files";
 import { MAX_WEBHOOK_ENDPOINTS, RECENT_WEBHOOK_DELIVERIES, WEBHOOK_EVENT_TYPES } from "@caption/shared/api/webhook";
 import { bearer, encodedBody, error, idParam, json, needs, rateLimited, ref } from "./openapi-parts.ts";
+import { MAX_EVENT_STREAMS_PER_KEY } from "../services/event-stream-leases.ts";
 
 // The paths beyond the spec's five (DESIGN.md §7b): result downloads, the job event stream, webhook
 // endpoints, and the webhooks themselves.
@@ -56,7 +57,8 @@ export function fileAndEventPaths() {
         summary: "Follow a job live (Server-Sent Events)",
         description:
           "A text/event-stream of the job's history and then its changes as they happen: `event: status` on every change of state, `event: progress` as progress rises, each with `id:` (send it back as `Last-Event-ID` to resume after it) and `data:` a JobEvent. " +
-          `A comment line \`: heartbeat\` comes every 15 s. The stream ends after the terminal state (completed, failed, canceled); fetch the job for its result links. ${needs("subtitles:read")}`,
+          `A comment line \`: heartbeat\` comes every 15 s. The stream ends after the terminal state (completed, failed, canceled); fetch the job for its result links. ` +
+          `At most ${MAX_EVENT_STREAMS_PER_KEY} streams are open at once per API key (over all replicas); another is 429 RATE_LIMITED with Retry-After. ${needs("subtitles:read")}`,
         ...bearer("subtitles:read"),
         parameters: [
           idParam("The job's id (job_…)"),
@@ -67,7 +69,7 @@ export function fileAndEventPaths() {
           "204": { description: "The job is finished and Last-Event-ID is its last event: nothing more will come (EventSource stops reconnecting)" },
           "401": error("UNAUTHORIZED"),
           "404": error("NOT_FOUND"),
-          "429": rateLimited,
+          "429": { ...rateLimited, description: `RATE_LIMITED: the key's requests per minute are used up, or it has ${MAX_EVENT_STREAMS_PER_KEY} event streams open` },
         },
       },
     },

@@ -16,6 +16,7 @@ import { createApp } from "../http/app.ts";
 import { createEventStreams } from "../http/event-streams.ts";
 import { createStartupApp } from "../http/startup-app.ts";
 import { startJobQueue, type JobQueue } from "../queue/job-queue.ts";
+import { createStreamLeases } from "../services/event-stream-leases.ts";
 import { createLanguageSupport } from "../services/language-support.ts";
 import { createResultLinks } from "../storage/create-result-links.ts";
 import { createUrlSigner } from "../storage/signed-url.ts";
@@ -31,6 +32,8 @@ export interface ApiServer {
   server: Server;
   /** `GET /metrics` on its own listener (METRICS_PORT), when telemetry runs in this process. */
   metricsUrl: string | undefined;
+  /** What open event streams hold in this process: streams, LISTEN subscriptions, stream leases. */
+  eventStreamHoldings(): { streams: number; subscriptions: number; leases: number };
   stop(): Promise<void>;
 }
 
@@ -123,6 +126,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
   };
   await queue.workWebhookAttempts(env.WEBHOOK_CONCURRENCY, (attempt) => sendWebhookAttempt(senderDeps, attempt));
   const eventStreams = createEventStreams();
+  const streamLeases = createStreamLeases(db, logger);
   const app = createApp({
     db,
     queue,
@@ -135,6 +139,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     trustProxy: env.TRUST_PROXY,
     listener,
     eventStreams,
+    streamLeases,
     heartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
     allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS,
     previewLimits: {
@@ -152,6 +157,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     url,
     server,
     metricsUrl: metrics?.url,
+    eventStreamHoldings: () => ({ streams: eventStreams.size(), subscriptions: listener.subscriptions(), leases: streamLeases.held() }),
     stop: () =>
       (stopping ??= (async () => {
         await metrics?.close();
@@ -159,6 +165,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
         const closed = closeServer(server);
         eventStreams.endAll();
         await closed;
+        await streamLeases.stop();
         maintenance.stop();
         stopObservingQueue();
         await relay.stop();

@@ -209,6 +209,13 @@ export interface WebhookAttemptsTable {
   error: string | null;
 }
 
+/** One open job event stream, held by the API process serving it (renewed while it is open). */
+export interface EventStreamLeasesTable {
+  id: Generated<number>;
+  api_key_id: string;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -223,6 +230,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  event_stream_leases: EventStreamLeasesTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

@@ -1,4 +1,5 @@
 import type Router from "@koa/router";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { PassThrough } from "node:stream";
 import { openJobEventStream } from "../../services/job-event-stream.ts";
 import type { AppDeps } from "../app-deps.ts";
@@ -8,12 +9,14 @@ import { authenticate, principalOf } from "../middleware/authenticate.ts";
 /**
  * GET /v1/jobs/{id}/events: the job's status and progress as Server-Sent Events, from its history
  * (or after Last-Event-ID) to its terminal state, then the stream ends. The request counts once
- * against the key's rate; no pooled database connection is held while it is open.
+ * against the key's rate and holds one of the key's MAX_EVENT_STREAMS_PER_KEY leases while it is open;
+ * no pooled database connection is held while it is open.
  */
 export function jobEventRoutes(router: Router<AppState>, deps: AppDeps): void {
   const read = authenticate(deps.db, "subtitles:read", deps.now);
 
   router.get("/v1/jobs/:id/events", read, async (ctx) => {
+    const gone = clientGone(ctx.req, ctx.res);
     const body = new PassThrough();
     // Reconnect after 2 s if the connection drops before the end; an ended stream means the job is finished.
     body.write("retry: 2000\n\n");
@@ -21,11 +24,10 @@ export function jobEventRoutes(router: Router<AppState>, deps: AppDeps): void {
       if (!body.writableEnded) body.write(text);
     };
     let forget: () => void = () => undefined;
+    const principal = principalOf(ctx.state);
     const stream = await openJobEventStream(
-      { db: deps.db, listener: deps.listener, heartbeatMs: deps.heartbeatMs, logger: ctx.state.log },
-      principalOf(ctx.state).accountId,
-      ctx.params.id ?? "",
-      ctx.get("Last-Event-ID") || undefined,
+      { db: deps.db, listener: deps.listener, heartbeatMs: deps.heartbeatMs, logger: ctx.state.log, leases: deps.streamLeases },
+      { accountId: principal.accountId, apiKeyId: principal.apiKeyId, jobId: ctx.params.id ?? "", lastEventId: ctx.get("Last-Event-ID") || undefined, gone },
       {
         event: (id, type, data) => write(`id: ${id}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`),
         comment: (text) => write(`: ${text}\n\n`),
@@ -40,16 +42,14 @@ export function jobEventRoutes(router: Router<AppState>, deps: AppDeps): void {
       ctx.status = 204;
       return;
     }
-    const end = () => {
+    // The client left while the stream was opened: it closed itself, and there is no one to answer.
+    if (gone.aborted) return;
+    forget = deps.eventStreams.add(() => {
       stream.close();
       body.end();
-    };
-    forget = deps.eventStreams.add(end);
-    // The response is over: the stream ended, or the client went away.
-    ctx.res.once("close", () => {
-      forget();
-      stream.close();
     });
+    // The response is over: the stream ended, or the client went away (the stream closes itself then).
+    gone.addEventListener("abort", () => forget(), { once: true });
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
     ctx.status = 200;
@@ -57,4 +57,15 @@ export function jobEventRoutes(router: Router<AppState>, deps: AppDeps): void {
     ctx.set({ "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no", Connection: "close" });
     ctx.body = body;
   });
+}
+
+/**
+ * Aborted once the response is over, whenever that is: a client that resets its connection during
+ * authentication or the job's lookup has closed the response before any handler could listen for it.
+ */
+function clientGone(request: IncomingMessage, response: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  if (response.closed || response.destroyed || request.socket.destroyed) controller.abort();
+  else response.once("close", () => controller.abort());
+  return controller.signal;
 }
