@@ -30,7 +30,35 @@ export function jsonBody(options: { limit: string | number; tooLargeIs413: boole
       throw invalidRequest("request body must be a JSON object");
     },
   });
-  return [requireJson, parse];
+  // JSON may spell a lone surrogate (`"\ud800"`), which JavaScript keeps but no UTF-8 text (PostgreSQL's
+  // included) can hold: refused here, for every field of every body, rather than failing at the database.
+  const wellFormed: Middleware<AppState> = async (ctx, next) => {
+    const where = illFormedString(ctx.request.body);
+    if (where !== null) throw invalidRequest(`${where} holds a lone surrogate (\\ud800 to \\udfff unpaired): text must be well-formed Unicode`);
+    await next();
+  };
+  return [requireJson, parse, wellFormed];
+}
+
+/** Where the first string (or property name) of `body` that is not well-formed UTF-16 lies, as `words[3].text`; null when none is. */
+function illFormedString(body: unknown): string | null {
+  // Iterative: a body may nest as deep as its size allows.
+  const pending: [unknown, string][] = [[body, ""]];
+  for (let item = pending.pop(); item; item = pending.pop()) {
+    const [value, at] = item;
+    if (typeof value === "string") {
+      if (!value.isWellFormed()) return at || "body";
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) pending.push([value[i], `${at}[${i}]`]);
+    } else if (value !== null && typeof value === "object") {
+      for (const [key, child] of Object.entries(value).reverse()) {
+        const name = at === "" ? key : `${at}.${key}`;
+        if (!key.isWellFormed()) return at === "" ? "a field name" : `a field name in ${at}`;
+        pending.push([child, name]);
+      }
+    }
+  }
+  return null;
 }
 
 /** The request's `Idempotency-Key`: undefined when absent, 400 when malformed. */

@@ -8,7 +8,7 @@ import { migrateToLatest } from "@caption/shared/db/migrator";
 import type { Env } from "@caption/shared/config/env";
 import { connectionOptionsFromEnv, createDatabase } from "@caption/shared/db/database";
 import { waitForDatabase } from "@caption/shared/db/database-retry";
-import { startMetricsServer, type MetricsServer } from "@caption/shared/telemetry/metrics-server";
+import { metricsListenAt, startMetricsServer, type MetricsServer } from "@caption/shared/telemetry/metrics-server";
 import { activeTelemetry } from "@caption/shared/telemetry/telemetry";
 import { parseStorageUrl } from "@caption/shared/storage/storage-location";
 import { startNotificationListener } from "../db/notification-listener.ts";
@@ -38,7 +38,7 @@ export interface ApiServer {
 }
 
 export interface ApiServerOptions {
-  /** Where Prometheus scrapes; default METRICS_PORT on HOST, none when METRICS_PORT is 0. Tests pass port 0 for a free one. */
+  /** Where Prometheus scrapes; default METRICS_PORT on METRICS_HOST, none when METRICS_PORT is 0. Tests pass port 0 for a free one. */
   metrics?: { port: number; host: string } | false;
   /** The clock of rate windows and result links; tests set their own. */
   now?: () => Date;
@@ -75,7 +75,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
 
   const telemetry = activeTelemetry();
   // Metrics never share the public port (what an ingress exposes); bound first, so a taken port stops start-up.
-  const metricsAt = options.metrics ?? (env.METRICS_PORT === 0 ? false : { port: env.METRICS_PORT, host: env.HOST });
+  const metricsAt = options.metrics ?? metricsListenAt(env);
   let metrics: MetricsServer | undefined;
   if (telemetry && metricsAt) {
     metrics = await startMetricsServer(telemetry, metricsAt);
