@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Db } from "@caption/shared/db/database";
-import type { NotificationListener } from "../db/notification-listener.ts";
+import type { NotificationListener } from "@caption/shared/db/notification-listener";
 import type { JobQueue } from "../queue/job-queue.ts";
 import type { StreamLeases } from "../services/event-stream-leases.ts";
 import type { LanguageSupport } from "../services/language-support.ts";

@@ -5,13 +5,12 @@ import type { JobEventType } from "@caption/shared/db/tables";
 import type { Logger } from "pino";
 import { jobEventsAfter, lastJobEventId } from "../db/job-event-repository.ts";
 import { findJob } from "../db/job-repository.ts";
-import type { NotificationListener } from "../db/notification-listener.ts";
+import type { NotificationListener } from "@caption/shared/db/notification-listener";
+import { JOB_EVENTS_CHANNEL } from "@caption/shared/jobs/catalog";
 import type { StreamLeases } from "./event-stream-leases.ts";
 import { presentProgress } from "./job-presenter.ts";
 import { notFound } from "./service-error.ts";
 
-/** The channel the jobs_record_event trigger notifies, with the job id as payload. */
-export const JOB_EVENTS_CHANNEL = "caption_job_events";
 
 /** Where a stream's events go (the HTTP layer frames them as Server-Sent Events). */
 export interface JobEventSink {

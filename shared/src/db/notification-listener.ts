@@ -1,6 +1,6 @@
 import pg from "pg";
 import type { Logger } from "pino";
-import { errorText, retryDelayMs } from "@caption/shared/db/database-retry";
+import { errorText, retryDelayMs } from "./database-retry.ts";
 import { setTimeout as delay } from "node:timers/promises";
 
 // PostgreSQL LISTEN on a connection of its own (a LISTEN must outlive any one query, so it cannot
