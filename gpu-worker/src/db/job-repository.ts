@@ -75,6 +75,8 @@ export interface CompletedFiles {
   assKey: string;
   transcriptKey: string;
   sourceVideoKey: string;
+  /** Bytes of the stored files but the source video. */
+  storedBytes: number;
   qualityKey: string;
   quality: QualitySummary;
   /** The pictures and the transparent overlay; null where the job has none (the overlay for kind burned). */
@@ -99,6 +101,7 @@ export async function markCompleted(db: DbOrTrx, jobId: string, billedSeconds: n
       vtt_key: files.vttKey,
       ass_key: files.assKey,
       source_video_key: files.sourceVideoKey,
+      stored_bytes: files.storedBytes,
       quality_key: files.qualityKey,
       quality: JSON.stringify(files.quality),
       poster_key: files.posterKey,

@@ -97,6 +97,8 @@ export interface JobsTable {
   /** The stored quality report, and its summary, once completed. */
   quality_key: string | null;
   quality: NullableJson<QualitySummary>;
+  /** Bytes of the completed job's stored files but its source video (bigint, read as a number). */
+  stored_bytes: ColumnType<number | null, number | null | undefined, number | null>;
   /** What the job renders (burned, overlay, both); `video_key` is the uncaptioned video's for overlay alone. */
   output_kind: Generated<OutputKind>;
   poster_key: string | null;

@@ -82,7 +82,7 @@ describe("cancel while rendering", () => {
     assert.equal(job.status, "canceled");
     assert.deepEqual(job.usage, { reserved_seconds: 0, billed_seconds: 0 });
     const usage = (await service.call("GET", "/v1/usage", key)).body;
-    assert.deepEqual(usage, { available_seconds: 100, reserved_seconds: 0, consumed_seconds: 0, active_jobs: 0, concurrency_limit: 4 });
+    assert.deepEqual(usage, { available_seconds: 100, reserved_seconds: 0, consumed_seconds: 0, active_jobs: 0, concurrency_limit: 4, stored_bytes: 0 });
     // The worker removes its scratch folder as the attempt unwinds.
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline && (await scratchFoldersOf(service.dataDir, body.id)).length > 0) {
