@@ -13,6 +13,7 @@ import { activeTelemetry } from "@caption/shared/telemetry/telemetry";
 import { parseStorageUrl } from "@caption/shared/storage/storage-location";
 import { startNotificationListener } from "@caption/shared/db/notification-listener";
 import { createApp } from "../http/app.ts";
+import type { RouteSpec } from "../http/route-spec.ts";
 import { createEventStreams } from "../http/event-streams.ts";
 import { createStartupApp } from "../http/startup-app.ts";
 import { startJobQueue, type JobQueue } from "../queue/job-queue.ts";
@@ -20,7 +21,7 @@ import { createStreamLeases } from "../services/event-stream-leases.ts";
 import { createLanguageSupport } from "../services/language-support.ts";
 import { createResultLinks } from "../storage/create-result-links.ts";
 import { createUrlSigner } from "../storage/signed-url.ts";
-import { JOB_EVENTS_CHANNEL, PREVIEW_RESULTS_CHANNEL } from "@caption/shared/jobs/catalog";
+import { JOB_EVENTS_CHANNEL, PREVIEW_RESULTS_CHANNEL, QUEUES } from "@caption/shared/jobs/catalog";
 import { startMaintenance } from "../services/maintenance.ts";
 import { startWebhookRelay, WEBHOOKS_CHANNEL } from "../services/webhook-relay.ts";
 import { sendWebhookAttempt } from "../services/webhook-sender.ts";
@@ -45,6 +46,8 @@ export interface ApiServerOptions {
   webhookSweepMs?: number;
   /** How often the webhook relay looks for deliveries whose queue entry was lost (default 60 s). */
   webhookRequeueMs?: number;
+  /** The endpoints served and published (default every route of the API); tests add declarations of their own. */
+  routes?: readonly RouteSpec[];
 }
 
 /** The signing key for result links: configured, else generated once and kept under DATA_DIR. */
@@ -123,7 +126,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     logger,
     now,
   };
-  await queue.workWebhookAttempts(env.WEBHOOK_CONCURRENCY, (attempt) => sendWebhookAttempt(senderDeps, attempt));
+  await queue.work({ [QUEUES.webhookDelivery]: { concurrency: env.WEBHOOK_CONCURRENCY, handle: (attempt) => sendWebhookAttempt(senderDeps, attempt) } });
   const eventStreams = createEventStreams();
   const streamLeases = createStreamLeases(db, logger);
   const app = createApp({
@@ -147,7 +150,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
       clipMs: env.PREVIEW_CLIP_DEADLINE_SECONDS * 1000,
     },
     now,
-  });
+  }, options.routes);
   handle = app.callback();
   logger.info({ url }, "API listening");
 
