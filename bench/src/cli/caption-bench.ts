@@ -37,7 +37,14 @@ async function caption(clip: string, dataDir: string): Promise<Run> {
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   const [code] = (await once(child, "close")) as [number];
   const wall = (performance.now() - started) / 1000;
-  const outcome = JSON.parse(stdout) as { job_seconds?: number; service?: string; service_seconds?: number; upload_seconds?: number; download_seconds?: number; wall_seconds?: number };
+  const outcome = JSON.parse(stdout) as {
+    job_seconds?: number;
+    service?: string;
+    service_seconds?: number;
+    upload_seconds?: number;
+    download_seconds?: number;
+    wall_seconds?: number;
+  };
   if (code !== 0 || outcome.job_seconds === undefined) throw new Error(`npm run caption exited ${code}: ${stdout}`);
   return {
     wall,

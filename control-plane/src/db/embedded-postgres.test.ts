@@ -9,6 +9,7 @@ import { after, before, describe, test } from "node:test";
 import pg from "pg";
 import pino from "pino";
 import { clusterName } from "./embedded/cluster-placement.ts";
+import { serverEnv } from "./embedded/postgres-server.ts";
 import { EmbeddedPostgresError, startEmbeddedPostgres } from "./embedded-postgres.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
@@ -106,6 +107,18 @@ describe("embedded PostgreSQL", () => {
     } finally {
       await second.destroy();
     }
+  });
+
+  test("PostgreSQL's processes get a clean environment: no signing secret, database URL or cloud keys", () => {
+    // Both initdb and postgres are spawned with serverEnv(). (A running server's /proc/<pid>/environ cannot
+    // show it: PostgreSQL writes its process titles over that memory.)
+    const parent = {
+      PATH: "/usr/bin:/bin", LD_LIBRARY_PATH: "/opt/pg/lib", TZ: "UTC", TMPDIR: "/tmp", HOME: "/root", LANG: "de_DE.UTF-8",
+      URL_SIGNING_SECRET: "signing-secret", AWS_ACCESS_KEY_ID: "AKIA", AWS_SECRET_ACCESS_KEY: "aws-secret", AWS_SESSION_TOKEN: "token",
+      DATABASE_URL: "postgres://u:secret@h/d", STORAGE_URL: "s3://bucket", GOOGLE_APPLICATION_CREDENTIALS: "/k.json", PGPASSWORD: "pw",
+    };
+    assert.deepEqual(serverEnv(parent), { PATH: "/usr/bin:/bin", LD_LIBRARY_PATH: "/opt/pg/lib", TZ: "UTC", TMPDIR: "/tmp", LC_ALL: "C", LANG: "C" });
+    assert.deepEqual(serverEnv({}), { LC_ALL: "C", LANG: "C" });
   });
 
   test("cluster names are readable and unique per path", () => {

@@ -1,4 +1,5 @@
 import type { JobRow } from "@caption/shared/db/tables";
+import { sql } from "kysely";
 import type { DbOrTrx } from "@caption/shared/db/database";
 
 // What the API alone reads of job rows. The job's transitions (submit, cancel…) are the lifecycle's
@@ -9,7 +10,7 @@ import type { DbOrTrx } from "@caption/shared/db/database";
  * job's vocabulary and replacements (read by the worker alone), so polling never carries them. A column
  * missing from the list fails type-checking.
  */
-export type JobRecord = Omit<JobRow, "words" | "vocabulary" | "replacements">;
+export type JobRecord = Omit<JobRow, "words" | "vocabulary" | "replacements" | "stored_bytes">;
 export const RECORD_COLUMNS = [
   "id", "account_id", "kind", "source_job_id", "status", "progress", "video_url", "upload_id", "preset", "language", "style", "max_duration_seconds",
   "media", "resolved_style", "duration_seconds", "source_sha256", "source_bytes", "reserved_seconds", "billed_seconds", "error_code",
@@ -28,4 +29,20 @@ export async function findJob(db: DbOrTrx, accountId: string, jobId: string, opt
 /** Any account's job (without its edited words): for work the service does on its own behalf (webhook payloads), never for a client's request. */
 export async function loadJobRecord(db: DbOrTrx, jobId: string): Promise<JobRecord | undefined> {
   return db.selectFrom("jobs").select(RECORD_COLUMNS).where("id", "=", jobId).executeTakeFirst();
+}
+
+/**
+ * Bytes the account's kept files take: every completed job's outputs whose files are not deleted, and
+ * the source videos among them once each (render jobs reuse their source's video: one file, one count).
+ */
+export async function storedBytesOf(db: DbOrTrx, accountId: string): Promise<number> {
+  const { rows } = await sql<{ outputs: string | null; sources: string | null }>`
+    WITH kept AS (
+      SELECT stored_bytes, source_sha256, source_bytes FROM jobs
+      WHERE account_id = ${accountId} AND status = 'completed' AND files_deleted_at IS NULL
+    )
+    SELECT (SELECT sum(stored_bytes) FROM kept) AS outputs,
+           (SELECT sum(source_bytes) FROM (SELECT DISTINCT source_sha256, source_bytes FROM kept WHERE source_sha256 IS NOT NULL) AS videos) AS sources
+  `.execute(db);
+  return Number(rows[0]?.outputs ?? 0) + Number(rows[0]?.sources ?? 0);
 }

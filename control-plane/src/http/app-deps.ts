@@ -1,7 +1,8 @@
 import type { Logger } from "pino";
 import type { Db } from "@caption/shared/db/database";
-import type { NotificationListener } from "../db/notification-listener.ts";
+import type { NotificationListener } from "@caption/shared/db/notification-listener";
 import type { JobQueue } from "../queue/job-queue.ts";
+import type { StreamLeases } from "../services/event-stream-leases.ts";
 import type { LanguageSupport } from "../services/language-support.ts";
 import type { PreviewLimits } from "../services/preview-service.ts";
 import type { ResultLinks } from "../storage/result-links.ts";
@@ -34,6 +35,8 @@ export interface AppDeps {
   listener: NotificationListener;
   /** Open event streams, ended when the server stops. */
   eventStreams: EventStreams;
+  /** The leases that cap open event streams per key across API processes. */
+  streamLeases: StreamLeases;
   /** SSE_HEARTBEAT_SECONDS in milliseconds. */
   heartbeatMs: number;
   /** ALLOW_PRIVATE_VIDEO_URLS (tests only): webhook URLs may point at loopback and private addresses too. */

@@ -5,6 +5,8 @@
 export interface EventStreams {
   add(end: () => void): () => void;
   endAll(): void;
+  /** Streams open now. */
+  size(): number;
 }
 
 export function createEventStreams(): EventStreams {
@@ -18,5 +20,6 @@ export function createEventStreams(): EventStreams {
       for (const end of [...open]) end();
       open.clear();
     },
+    size: () => open.size,
   };
 }

@@ -26,6 +26,8 @@ export const jobCreationErrors = {
   "429": { description: "RATE_LIMITED or CONCURRENCY_LIMIT_EXCEEDED", headers: retryAfter, ...json(ErrorBodySchema) },
   "503": { description: "SERVICE_UNAVAILABLE", headers: retryAfter, ...json(ErrorBodySchema) },
 };
+/** Every JSON request body is read as sent: a compressed body is refused rather than inflated. */
+export const encodedBody = { "415": error("The body is encoded: a Content-Encoding other than identity (UNSUPPORTED_MEDIA_TYPE)") };
 
 /**
  * Bearer API keys carry scopes; an HTTP bearer scheme cannot list them, so each operation names the

@@ -1,5 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
-import { bearer, COMPONENT, json, needs, plain } from "./openapi-parts.ts";
+import { bearer, COMPONENT, encodedBody, json, needs, plain } from "./openapi-parts.ts";
 import { webhooks } from "./openapi-webhooks.ts";
 import { pathParams, type RouteSpec } from "./route-spec.ts";
 
@@ -69,7 +69,8 @@ function operation(route: RouteSpec, doc: NonNullable<RouteSpec["doc"]>): object
     ...(route.auth === "none" ? { security: [] } : bearer(route.auth.scope)),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body ? { requestBody: { required: true, ...json(route.body.documentAs ?? route.body.schema) } } : {}),
-    responses: route.responses,
+    // Every JSON body is read as sent (json-body.ts): an encoded one is 415, whatever the route.
+    responses: route.body ? { ...route.responses, ...encodedBody } : route.responses,
   };
 }
 

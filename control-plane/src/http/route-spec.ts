@@ -18,8 +18,8 @@ export interface RouteBody<B extends TSchema> {
   schema: B;
   /** The schema the document publishes when the route checks part of the body later (render words); default `schema`. */
   documentAs?: TSchema;
-  /** Largest body, as @koa/bodyparser reads it ("64kb"). */
-  limit: string;
+  /** Largest body, as @koa/bodyparser reads it ("64kb", or bytes). */
+  limit: string | number;
   /** Over the limit: 413 PAYLOAD_TOO_LARGE, else 400 like any unparsable body. */
   tooLargeIs413: boolean;
 }
@@ -68,6 +68,8 @@ export interface RouteSpec<B extends TSchema = TSchema, Q extends TSchema = TSch
   params?: Record<string, ParamDoc>;
   query?: RouteQuery<Q>;
   body?: RouteBody<B>;
+  /** A check made after authentication and before the body is read at all (a render's source being the caller's job). */
+  beforeBody?: (ctx: RouterContext<AppState>, deps: AppDeps) => Promise<void>;
   /** Accepts an `Idempotency-Key` header. */
   idempotent?: boolean;
   /** Other request headers the handler reads, with their descriptions. */

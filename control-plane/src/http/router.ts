@@ -1,4 +1,4 @@
-import Router from "@koa/router";
+import Router, { type RouterContext } from "@koa/router";
 import type { Middleware } from "koa";
 import type { AppDeps } from "./app-deps.ts";
 import type { AppState } from "./app-state.ts";
@@ -17,6 +17,13 @@ export function buildRouter(routes: readonly RouteSpec[], deps: AppDeps): Router
     if (route.enabled && !route.enabled(deps)) continue;
     const before: Middleware<AppState>[] = [];
     if (route.auth !== "none" && route.auth.checkedBy === "middleware") before.push(authenticate(deps.db, route.auth.scope, deps.now));
+    const beforeBody = route.beforeBody;
+    if (beforeBody) {
+      before.push(async (ctx, next) => {
+        await beforeBody(ctx as RouterContext<AppState>, deps);
+        await next();
+      });
+    }
     if (route.body) before.push(...jsonBody({ limit: route.body.limit, tooLargeIs413: route.body.tooLargeIs413 }));
     const body = route.body && createValidator(route.body.schema);
     const query = route.query && createValidator(route.query.schema);

@@ -8,15 +8,16 @@ import { migrateToLatest } from "@caption/shared/db/migrator";
 import type { Env } from "@caption/shared/config/env";
 import { connectionOptionsFromEnv, createDatabase } from "@caption/shared/db/database";
 import { waitForDatabase } from "@caption/shared/db/database-retry";
-import { startMetricsServer, type MetricsServer } from "@caption/shared/telemetry/metrics-server";
+import { metricsListenAt, startMetricsServer, type MetricsServer } from "@caption/shared/telemetry/metrics-server";
 import { activeTelemetry } from "@caption/shared/telemetry/telemetry";
 import { parseStorageUrl } from "@caption/shared/storage/storage-location";
-import { startNotificationListener } from "../db/notification-listener.ts";
+import { startNotificationListener } from "@caption/shared/db/notification-listener";
 import { createApp } from "../http/app.ts";
 import type { RouteSpec } from "../http/route-spec.ts";
 import { createEventStreams } from "../http/event-streams.ts";
 import { createStartupApp } from "../http/startup-app.ts";
 import { startJobQueue, type JobQueue } from "../queue/job-queue.ts";
+import { createStreamLeases } from "../services/event-stream-leases.ts";
 import { createLanguageSupport } from "../services/language-support.ts";
 import { createResultLinks } from "../storage/create-result-links.ts";
 import { createUrlSigner } from "../storage/signed-url.ts";
@@ -24,8 +25,7 @@ import { createUploadStore } from "../storage/upload-store.ts";
 import { createUploadLocker } from "../db/upload-locker.ts";
 import { createTusBridge } from "../http/tus-bridge.ts";
 import { startUploadSweep } from "../services/upload-sweep.ts";
-import { PREVIEW_RESULTS_CHANNEL, QUEUES } from "@caption/shared/jobs/catalog";
-import { JOB_EVENTS_CHANNEL } from "../services/job-event-stream.ts";
+import { JOB_EVENTS_CHANNEL, PREVIEW_RESULTS_CHANNEL, QUEUES } from "@caption/shared/jobs/catalog";
 import { startMaintenance } from "../services/maintenance.ts";
 import { startWebhookRelay, WEBHOOKS_CHANNEL } from "../services/webhook-relay.ts";
 import { sendWebhookAttempt } from "../services/webhook-sender.ts";
@@ -36,11 +36,13 @@ export interface ApiServer {
   server: Server;
   /** `GET /metrics` on its own listener (METRICS_PORT), when telemetry runs in this process. */
   metricsUrl: string | undefined;
+  /** What open event streams hold in this process: streams, LISTEN subscriptions, stream leases. */
+  eventStreamHoldings(): { streams: number; subscriptions: number; leases: number };
   stop(): Promise<void>;
 }
 
 export interface ApiServerOptions {
-  /** Where Prometheus scrapes; default METRICS_PORT on HOST, none when METRICS_PORT is 0. Tests pass port 0 for a free one. */
+  /** Where Prometheus scrapes; default METRICS_PORT on METRICS_HOST, none when METRICS_PORT is 0. Tests pass port 0 for a free one. */
   metrics?: { port: number; host: string } | false;
   /** The clock of rate windows and result links; tests set their own. */
   now?: () => Date;
@@ -81,7 +83,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
 
   const telemetry = activeTelemetry();
   // Metrics never share the public port (what an ingress exposes); bound first, so a taken port stops start-up.
-  const metricsAt = options.metrics ?? (env.METRICS_PORT === 0 ? false : { port: env.METRICS_PORT, host: env.HOST });
+  const metricsAt = options.metrics ?? metricsListenAt(env);
   let metrics: MetricsServer | undefined;
   if (telemetry && metricsAt) {
     metrics = await startMetricsServer(telemetry, metricsAt);
@@ -136,6 +138,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
   const uploadLocker = createUploadLocker(databaseUrl);
   const uploadSweep = startUploadSweep({ db, store: uploadStore, logger }, now, options.uploadSweepMs);
   const tus = createTusBridge({ db, store: uploadStore, locker: uploadLocker, logger, now });
+  const streamLeases = createStreamLeases(db, logger);
   const app = createApp({
     db,
     queue,
@@ -148,6 +151,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     trustProxy: env.TRUST_PROXY,
     listener,
     eventStreams,
+    streamLeases,
     heartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
     allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS,
     uploads: { store: uploadStore, tus },
@@ -166,6 +170,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     url,
     server,
     metricsUrl: metrics?.url,
+    eventStreamHoldings: () => ({ streams: eventStreams.size(), subscriptions: listener.subscriptions(), leases: streamLeases.held() }),
     stop: () =>
       (stopping ??= (async () => {
         await metrics?.close();
@@ -173,6 +178,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
         const closed = closeServer(server);
         eventStreams.endAll();
         await closed;
+        await streamLeases.stop();
         maintenance.stop();
         uploadSweep.stop();
         await uploadLocker.close();

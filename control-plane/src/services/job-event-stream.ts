@@ -5,12 +5,12 @@ import type { JobEventType } from "@caption/shared/db/tables";
 import type { Logger } from "pino";
 import { jobEventsAfter, lastJobEventId } from "../db/job-event-repository.ts";
 import { findJob } from "../db/job-repository.ts";
-import type { NotificationListener } from "../db/notification-listener.ts";
+import type { NotificationListener } from "@caption/shared/db/notification-listener";
+import { JOB_EVENTS_CHANNEL } from "@caption/shared/jobs/catalog";
+import type { StreamLeases } from "./event-stream-leases.ts";
 import { presentProgress } from "./job-presenter.ts";
 import { notFound } from "./service-error.ts";
 
-/** The channel the jobs_record_event trigger notifies, with the job id as payload. */
-export const JOB_EVENTS_CHANNEL = "caption_job_events";
 
 /** Where a stream's events go (the HTTP layer frames them as Server-Sent Events). */
 export interface JobEventSink {
@@ -24,6 +24,17 @@ export interface JobEventStreamDeps {
   listener: NotificationListener;
   heartbeatMs: number;
   logger: Logger;
+  leases: StreamLeases;
+}
+
+export interface JobEventStreamRequest {
+  accountId: string;
+  /** The key the stream counts against (MAX_EVENT_STREAMS_PER_KEY). */
+  apiKeyId: string;
+  jobId: string;
+  lastEventId: string | undefined;
+  /** Aborted when the client goes away, at any moment: before the stream opens as well as after. */
+  gone: AbortSignal;
 }
 
 /**
@@ -34,17 +45,19 @@ export interface JobEventStreamDeps {
  * API process serves any stream: a notification only says "look again", a heartbeat looks again too
  * (in case a notification was lost), and no query holds a pooled connection between events.
  */
-export async function openJobEventStream(
-  deps: JobEventStreamDeps,
-  accountId: string,
-  jobId: string,
-  lastEventId: string | undefined,
-  sink: JobEventSink,
-): Promise<{ close(): void } | null> {
-  const job = await findJob(deps.db, accountId, jobId);
+export async function openJobEventStream(deps: JobEventStreamDeps, request: JobEventStreamRequest, sink: JobEventSink): Promise<{ close(): void } | null> {
+  const { jobId, gone } = request;
+  const job = await findJob(deps.db, request.accountId, jobId);
   if (!job) throw notFound("job");
-  let lastId = /^\d{1,18}$/.test(lastEventId ?? "") ? Number(lastEventId) : 0;
+  let lastId = /^\d{1,18}$/.test(request.lastEventId ?? "") ? Number(request.lastEventId) : 0;
   if (isTerminal(job.status) && lastId > 0 && lastId >= (await lastJobEventId(deps.db, jobId))) return null;
+  // Throws 429 when the key holds all its streams; taken last, so a 404 or 204 never holds one.
+  const release = await deps.leases.acquire(request.apiKeyId);
+  // A client gone while the stream was being opened gets nothing set up for it.
+  if (gone.aborted) {
+    release();
+    return { close: () => undefined };
+  }
 
   let closed = false;
   let reading = false;
@@ -56,7 +69,10 @@ export async function openJobEventStream(
     closed = true;
     clearInterval(timer);
     for (const unsubscribe of subscriptions) unsubscribe();
+    gone.removeEventListener("abort", close);
+    release();
   };
+  gone.addEventListener("abort", close, { once: true });
   const finish = () => {
     close();
     sink.end();

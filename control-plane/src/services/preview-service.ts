@@ -4,7 +4,7 @@ import { PREVIEW_RESULTS_CHANNEL } from "@caption/shared/jobs/catalog";
 import type { Db } from "@caption/shared/db/database";
 import { API_ERROR_CODES, type ApiErrorCode } from "@caption/shared/errors/codes";
 import { findJob } from "../db/job-repository.ts";
-import type { NotificationListener } from "../db/notification-listener.ts";
+import type { NotificationListener } from "@caption/shared/db/notification-listener";
 import { countPreviewRequest, liveWorkerCount, takePreviewResult, type PreviewResultRow } from "../db/preview-repository.ts";
 import type { JobQueue } from "../queue/job-queue.ts";
 import type { Principal } from "./authentication.ts";

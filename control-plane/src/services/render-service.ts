@@ -1,5 +1,6 @@
 import type { EditedWord, RenderRequestOuter } from "@caption/shared/api/render-request";
 import type { SubmissionResponse } from "@caption/shared/api/submission";
+import type { DbOrTrx } from "@caption/shared/db/database";
 import { findJob, type JobRecord } from "../db/job-repository.ts";
 import type { Principal } from "./authentication.ts";
 import { checkEditedWords, type WordShapeCheck } from "./edited-words.ts";
@@ -60,6 +61,11 @@ export async function requestRender(deps: RenderDeps, input: RenderInput): Promi
       output_kind: request.output?.kind ?? "burned",
     };
   });
+}
+
+/** 404 unless `jobId` is one of the account's jobs: checked before a render body is read at all. */
+export async function requireOwnJob(db: DbOrTrx, accountId: string, jobId: string): Promise<void> {
+  if (!(await findJob(db, accountId, jobId))) throw notFound("job");
 }
 
 /** The source's duration when it can be rendered again now; otherwise 409 SOURCE_NOT_RENDERABLE saying why. */

@@ -3,7 +3,7 @@ export interface ApiRequestOptions {
   /** Sent as JSON with Content-Type application/json (unless a content-type header is given). */
   body?: unknown;
   /** Sent as is. */
-  rawBody?: string;
+  rawBody?: string | Uint8Array;
   headers?: Record<string, string>;
 }
 

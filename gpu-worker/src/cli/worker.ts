@@ -4,7 +4,7 @@ import { parseEnv } from "@caption/shared/config/env";
 import { createLogger } from "@caption/shared/runtime/logger";
 import { exitOnStartupFailure } from "@caption/shared/runtime/startup-failure";
 import { onShutdownSignals } from "@caption/shared/runtime/shutdown-signals";
-import { startMetricsServer } from "@caption/shared/telemetry/metrics-server";
+import { metricsListenAt, startMetricsServer } from "@caption/shared/telemetry/metrics-server";
 import { startTelemetry } from "@caption/shared/telemetry/telemetry";
 import { telemetryOptionsFromEnv } from "@caption/shared/telemetry/telemetry-env";
 import { startCaptionWorker } from "../runtime/caption-worker.ts";
@@ -17,7 +17,8 @@ if (!databaseUrl) {
   process.exit(2);
 }
 const telemetry = startTelemetry(telemetryOptionsFromEnv(env, "caption-worker"));
-const metricsServer = env.METRICS_PORT === 0 ? undefined : await startMetricsServer(telemetry, { port: env.METRICS_PORT, host: env.HOST });
+const metricsAt = metricsListenAt(env);
+const metricsServer = metricsAt ? await startMetricsServer(telemetry, metricsAt) : undefined;
 if (metricsServer) logger.info({ url: metricsServer.url }, "metrics listening");
 const worker = await startCaptionWorker(env, databaseUrl, logger).catch(exitOnStartupFailure(logger));
 const stop = (graceSeconds?: number) => async () => {

@@ -9,6 +9,7 @@ import type { VideoDecoder } from "../media/video-decoder.ts";
 import type { ResultStore } from "../storage/result-store.ts";
 import type { AttemptTracing } from "../telemetry/attempt-tracing.ts";
 import type { ProgressReporter } from "./progress-reporter.ts";
+import type { JobChanges } from "./cancel-watch.ts";
 import type { WorkerLimits } from "./worker-limits.ts";
 
 // What the stages of an attempt work with: the worker's parts and the attempt itself. Kept apart from job-attempt.ts
@@ -31,6 +32,8 @@ export interface PipelineDeps {
   limits: WorkerLimits;
   /** Time for the attempt's throttles, watches and expiry dates: realClock in the worker, driven in tests. */
   clock: Clock;
+  /** The jobs' change notifications: a running attempt's cancel watch wakes on them (without, it only polls, slowly). */
+  jobChanges?: JobChanges;
   /** Ends the waits for an unavailable database to record an attempt's start or outcome (the worker is going away). */
   stopWaiting?: AbortSignal;
 }

@@ -51,7 +51,7 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
   const dir = await mkdir(deps.workDir, { recursive: true })
     .then(() => mkdtemp(path.join(deps.workDir, `${jobId}-`)))
     .catch(couldNotStart);
-  const cancel = watchForCancel(() => jobStatus(deps.db, jobId), jobId, attempt.signal, deps.clock);
+  const cancel = watchForCancel(() => jobStatus(deps.db, jobId), jobId, attempt.signal, deps.clock, deps.jobChanges);
   let deadline: ReturnType<typeof processingDeadline> | undefined;
   const ctx: AttemptContext = {
     deps,

@@ -32,7 +32,7 @@ test("a completed job's files expire a day after the clock's now at completion",
     const ctx = { deps: { db, clock }, job, log: pino({ level: "silent" }), tracing, started: performance.now() } as unknown as AttemptContext;
     const video = { framesDrawn: 1, renderedSeconds: 5, files: [RESULT_FILES.video] };
     const quality = { profile: "netflix", cues: 3, cues_breaking_rules: 1, low_confidence_words: 2 } as const;
-    return completeWithCharge(ctx, { seconds: 5, video, quality, pictures: [] });
+    return completeWithCharge(ctx, { seconds: 5, video, quality, pictures: [], storedBytes: 12_345 });
   });
   const row = (await loadJob(db, "job_1"))!;
   assert.equal(row.status, "completed");
@@ -40,4 +40,5 @@ test("a completed job's files expire a day after the clock's now at completion",
   assert.equal(row.expires_at?.toISOString(), "2026-06-02T12:00:00.000Z");
   assert.deepEqual(row.quality, { profile: "netflix", cues: 3, cues_breaking_rules: 1, low_confidence_words: 2 });
   assert.equal(row.quality_key, "job_1/quality.json");
+  assert.equal(row.stored_bytes, 12_345);
 });

@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { burnsCaptions, makesOverlay } from "@caption/shared/api/output";
 import type { QualitySummary } from "@caption/shared/api/quality-report";
@@ -101,8 +101,10 @@ export async function storeResults(
     transcript: Transcript;
     quality: QualityInput;
     progress: number;
+    /** A render job's source job: its stored video is copied within the store rather than uploaded again. */
+    sourceStoredBy?: string;
   },
-): Promise<{ quality: QualitySummary; pictures: LocalResultFile[] }> {
+): Promise<{ quality: QualitySummary; pictures: LocalResultFile[]; storedBytes: number }> {
   const { deps, dir, job, log, signal } = ctx;
   return ctx.tracing.stage("store", async () => {
     await ctx.progress.report(input.progress);
@@ -127,11 +129,15 @@ export async function storeResults(
     // The burned video is one of the video's files, when there is one.
     const written = [...Object.values(RESULT_FILES).filter((file) => file !== RESULT_FILES.video), ...input.video.files, ...pictures];
     const files = written.map((file) => ({ ...file, localPath: path.join(dir, file.name) }));
-    for (const file of [...files, { ...SOURCE_VIDEO_FILE, localPath: input.sourcePath }]) {
+    const source = input.sourceStoredBy === undefined ? [{ ...SOURCE_VIDEO_FILE, localPath: input.sourcePath }] : [];
+    for (const file of [...files, ...source]) {
       signal.throwIfAborted();
       ctx.stored.push(await deps.store.put(job.id, file.name, file.localPath, file.contentType, { signal }));
     }
-    return { quality: report.summary, pictures };
+    if (input.sourceStoredBy !== undefined) ctx.stored.push(await deps.store.copy(input.sourceStoredBy, SOURCE_VIDEO_FILE.name, job.id, { signal }));
+    // The source video is counted apart, once per distinct video of the account (GET /v1/usage).
+    const sizes = await Promise.all(files.map(async (file) => (await stat(file.localPath)).size));
+    return { quality: report.summary, pictures, storedBytes: sizes.reduce((sum, size) => sum + size, 0) };
   });
 }
 
@@ -141,7 +147,7 @@ export type QualityInput = Pick<QualityReportInput, "words" | "speech" | "vocabu
 /** Charges the reservation and marks the job completed with its files' keys and quality summary, in one transaction. */
 export async function completeWithCharge(
   ctx: AttemptContext,
-  input: { seconds: number; video: CaptionedVideo; quality: QualitySummary; pictures: readonly LocalResultFile[] },
+  input: { seconds: number; video: CaptionedVideo; quality: QualitySummary; pictures: readonly LocalResultFile[]; storedBytes: number },
 ): Promise<void> {
   const { deps, job, log, tracing } = ctx;
   const key = (name: string) => resultKey(job.id, name);
@@ -156,6 +162,7 @@ export async function completeWithCharge(
       qualityKey: key(RESULT_FILES.quality.name),
       quality: input.quality,
       sourceVideoKey: key(SOURCE_VIDEO_FILE.name),
+      storedBytes: input.storedBytes,
       posterKey: keyOf(VIDEO_FILES.poster, input.pictures),
       previewStripKey: keyOf(VIDEO_FILES.previewStrip, input.pictures),
       overlayWebmKey: keyOf(VIDEO_FILES.overlayWebm, input.video.files),

@@ -81,7 +81,7 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
     segments: segmentsForWords(transcribed.segments, words),
     style,
   });
-  const { quality, pictures } = await storeResults(ctx, {
+  const { quality, pictures, storedBytes } = await storeResults(ctx, {
     sourcePath,
     media,
     style,
@@ -93,5 +93,5 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
   });
 
   // 5. Charge and complete, atomically
-  await completeWithCharge(ctx, { seconds, video, quality, pictures });
+  await completeWithCharge(ctx, { seconds, video, quality, pictures, storedBytes });
 }

@@ -78,7 +78,7 @@ export async function runRenderJob(ctx: AttemptContext): Promise<void> {
     segments: job.words === null ? source.transcript.segments : segmentsForWords(source.transcript.segments, words),
     style,
   });
-  const { quality, pictures } = await storeResults(ctx, {
+  const { quality, pictures, storedBytes } = await storeResults(ctx, {
     sourcePath: source.videoPath,
     media,
     style,
@@ -87,8 +87,10 @@ export async function runRenderJob(ctx: AttemptContext): Promise<void> {
     transcript,
     quality: renderedQuality(words, source.report),
     progress: STAGES.store[0],
+    // The video is the source job's, byte for byte (checked on copy): the store copies it, no upload.
+    sourceStoredBy: sourceJobId,
   });
 
   // 5. Charge and complete, atomically
-  await completeWithCharge(ctx, { seconds, video, quality, pictures });
+  await completeWithCharge(ctx, { seconds, video, quality, pictures, storedBytes });
 }

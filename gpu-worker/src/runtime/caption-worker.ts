@@ -6,7 +6,8 @@ import type { Env } from "@caption/shared/config/env";
 import { connectionOptionsFromEnv, createDatabase } from "@caption/shared/db/database";
 import { retryWhileDatabaseUnavailable, waitForDatabase } from "@caption/shared/db/database-retry";
 import { assertMigrated } from "@caption/shared/db/migrator";
-import { QUEUES } from "@caption/shared/jobs/catalog";
+import { startNotificationListener } from "@caption/shared/db/notification-listener";
+import { JOB_EVENTS_CHANNEL, QUEUES } from "@caption/shared/jobs/catalog";
 import { workQueues } from "@caption/shared/jobs/job-handlers";
 import { startQueueClient } from "@caption/shared/jobs/queue-client";
 import { realClock } from "@caption/shared/runtime/clock";
@@ -17,6 +18,7 @@ import { processJob } from "../pipeline/job-attempt.ts";
 import { failJob } from "@caption/shared/jobs/job-lifecycle";
 import { createResultStore } from "../storage/create-result-store.ts";
 import { expireResultFiles } from "./expire-files.ts";
+import { jobChangesFrom } from "./job-changes.ts";
 import { previewHandler } from "./preview-worker.ts";
 import { claimScratchSpace } from "./scratch-space.ts";
 import { registerWorker } from "./worker-registry.ts";
@@ -77,6 +79,13 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
   });
   log.info({ engine: engine.name, model: engine.model, languages: engine.languages, encoder: encoder.encoder, decoder: decoder.decoder, concurrency: env.WORKER_CONCURRENCY }, "worker starting");
 
+  // A running attempt hears of its job's cancel through the jobs trigger's NOTIFY, on one LISTEN connection
+  // for the process (it reconnects on its own, and a reconnection makes every watch read again).
+  const listener = startNotificationListener(databaseUrl, {
+    channels: [JOB_EVENTS_CHANNEL],
+    connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS,
+    logger: log,
+  });
   // Ends the waits of attempts whose outcome cannot be recorded while the database is away (see stop).
   const stopWaiting = new AbortController();
   const pipelineDeps = {
@@ -92,6 +101,7 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
     workDir: scratch.dir,
     limits: workerLimitsFromEnv(env),
     clock: realClock,
+    jobChanges: jobChangesFrom(listener),
     stopWaiting: stopWaiting.signal,
   };
 
@@ -164,6 +174,7 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
         stopWaiting.abort();
         await settleWithin(settled, GIVE_UP_TIMEOUT_MS);
         await boss.stop({ graceful: true, timeout: 2000, close: true });
+        await listener.close();
         await registration.unregister().catch((error: unknown) => log.warn({ err: error }, "unregister failed"));
         await engine.close();
         await db.destroy();

@@ -97,3 +97,44 @@ test("an expiry whose claim a render request races keeps the source's files for 
   assert.equal(existsSync(path.join(root, "job_raced", "source-video")), true, "kept for the render that raced the claim");
   await database.db.updateTable("jobs").set({ status: "canceled" }).where("id", "=", "job_raced_render").execute();
 });
+
+test("an expired render job's edited words leave the database with its files", async () => {
+  await completedJob("job_words_source", new Date(Date.now() + 3600_000));
+  const store = createLocalResultStore(root);
+  await writeFile(path.join(root, "render-file"), "x");
+  await store.put("job_words_render", "captioned.mp4", path.join(root, "render-file"), "video/mp4");
+  await database.db
+    .insertInto("jobs")
+    .values({
+      id: "job_words_render", account_id: "acct_1", kind: "render", source_job_id: "job_words_source", status: "completed", video_url: "https://a/b.mp4", preset: "classic", style: "{}",
+      max_duration_seconds: 600, words: JSON.stringify([{ text: "private words", start: 0, end: 1 }]), expires_at: new Date(Date.now() - 1000), finished_at: new Date(Date.now() - 2000),
+    })
+    .execute();
+  await expireResultFiles(database.db, store, pino({ level: "silent" }));
+  const row = await database.db.selectFrom("jobs").select(["words", "files_deleted_at"]).where("id", "=", "job_words_render").executeTakeFirstOrThrow();
+  assert.equal(row.words, null);
+  assert.ok(row.files_deleted_at instanceof Date);
+  assert.equal(existsSync(path.join(root, "job_words_render")), false);
+});
+
+test("files a job left when it died (failed by the dead-letter path, no expiry of its own) are deleted at the next run", async () => {
+  const store = createLocalResultStore(root);
+  await writeFile(path.join(root, "partial"), "x");
+  // What an attempt that died mid-store leaves: some files under the job's key, then the dead-letter handler's failJob.
+  await store.put("job_died", "captioned.mp4", path.join(root, "partial"), "video/mp4");
+  await store.put("job_died", "source-video", path.join(root, "partial"), "video/mp4");
+  await database.db
+    .insertInto("jobs")
+    .values({
+      id: "job_died", account_id: "acct_1", status: "failed", error_code: "INTERNAL_ERROR", error_message: "processing was interrupted repeatedly; no charge was made",
+      video_url: "https://a/b.mp4", preset: "classic", style: "{}", max_duration_seconds: 600, finished_at: new Date(Date.now() - 1000),
+    })
+    .execute();
+  assert.equal(existsSync(path.join(root, "job_died", "captioned.mp4")), true);
+  await expireResultFiles(database.db, store, pino({ level: "silent" }));
+  assert.equal(existsSync(path.join(root, "job_died")), false);
+  const row = await database.db.selectFrom("jobs").select(["status", "files_deleted_at", "expires_at"]).where("id", "=", "job_died").executeTakeFirstOrThrow();
+  assert.equal(row.status, "failed");
+  assert.ok(row.files_deleted_at instanceof Date);
+  assert.equal(row.expires_at, null, "a failed job shows no expiry to its client");
+});

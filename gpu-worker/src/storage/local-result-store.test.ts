@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createHash, randomBytes } from "node:crypto";
@@ -45,6 +45,26 @@ test("get copies a stored file back with its size and sha256; a missing one is S
     await assert.rejects(store.get("job_gone", "source-video", copy), StoredFileMissing);
     await assert.rejects(store.get("job_1", "../upload", copy), /unsafe/);
     await assert.rejects(store.get("job_1", "source-video", path.join(root, "aborted"), { signal: AbortSignal.abort() }), { name: "AbortError" });
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+test("copy makes the stored file the other job's too without a second copy on disk; either job's deletion leaves the other's", async () => {
+  const root = await mkdtemp(path.join(tmpdir(), "local-store-copy-"));
+  try {
+    const store = createLocalResultStore(root);
+    const file = path.join(root, "upload");
+    await writeFile(file, "the source video");
+    await store.put("job_source", "source-video", file, "video/mp4");
+    assert.equal(await store.copy("job_source", "source-video", "job_render"), "job_render/source-video");
+    const [from, to] = await Promise.all([stat(path.join(root, "job_source", "source-video")), stat(path.join(root, "job_render", "source-video"))]);
+    assert.equal(to.ino, from.ino, "one file, two names (a hard link)");
+    assert.equal(to.nlink, 2);
+    await store.deleteJob("job_source");
+    assert.equal(await readFile(path.join(root, "job_render", "source-video"), "utf8"), "the source video");
+    assert.equal((await stat(path.join(root, "job_render", "source-video"))).nlink, 1);
+    await assert.rejects(store.copy("job_source", "source-video", "job_other"), StoredFileMissing);
   } finally {
     await rm(root, { recursive: true, force: true });
   }

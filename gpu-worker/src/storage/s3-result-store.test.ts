@@ -115,3 +115,17 @@ test("get downloads an object to a local file with its size and sha256; a missin
   await assert.rejects(store.get("job_get", "../x", copy), /unsafe/);
   await assert.rejects(store.get("job_get", "source-video", path.join(dir, "aborted"), { signal: AbortSignal.abort() }), { name: "AbortError" });
 });
+
+test("copy copies an object within the bucket (no upload); a missing one is StoredFileMissing", async () => {
+  const video = randomBytes(64 * 1024);
+  const file = path.join(dir, "copy-source");
+  await writeFile(file, video);
+  await store.put("job_copy_source", "source-video", file, "video/mp4");
+  assert.equal(await store.copy("job_copy_source", "source-video", "job_copy_render"), "job_copy_render/source-video");
+  await store.deleteJob("job_copy_source");
+  const back = path.join(dir, "copy-back");
+  const fingerprint = await store.get("job_copy_render", "source-video", back);
+  assert.equal(fingerprint.sha256, createHash("sha256").update(video).digest("hex"));
+  assert.deepEqual(await readFile(back), video);
+  await assert.rejects(store.copy("job_copy_source", "source-video", "job_copy_other"), StoredFileMissing);
+});

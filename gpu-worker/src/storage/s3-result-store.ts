@@ -1,6 +1,6 @@
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, type S3Client } from "@aws-sdk/client-s3";
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, type S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { copyToFile } from "./copy-to-file.ts";
 import { jobKeyPrefix, resultKey, StoredFileMissing, type ResultStore } from "./result-store.ts";
@@ -49,6 +49,17 @@ export function createS3ResultStore(client: S3Client, options: S3ResultStoreOpti
       });
       if (!(object.Body instanceof Readable)) throw new Error(`the object store answered ${key} without a body stream`);
       return copyToFile(object.Body, destinationPath, signal);
+    },
+    async copy(fromJobId, name, toJobId, { signal } = {}) {
+      const from = resultKey(fromJobId, name);
+      const key = resultKey(toJobId, name);
+      // The server copies the object (up to 5 GB in one request; a source is at most 500 MiB).
+      const copySource = `${bucket}/${prefix}${from}`.split("/").map(encodeURIComponent).join("/");
+      await client.send(new CopyObjectCommand({ Bucket: bucket, Key: `${prefix}${key}`, CopySource: copySource }), { abortSignal: signal }).catch((error: unknown) => {
+        const name = (error as { name?: unknown }).name;
+        throw name === "NoSuchKey" || name === "NotFound" ? new StoredFileMissing(from, { cause: error }) : error;
+      });
+      return key;
     },
     async deleteJob(jobId) {
       const jobPrefix = `${prefix}${jobKeyPrefix(jobId)}`;

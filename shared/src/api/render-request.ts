@@ -7,6 +7,13 @@ import { SubtitleOptionsSchema } from "./subtitle-profile.ts";
 /** Most words a render request may carry: far above what 600 s of speech holds (~2 500). */
 export const MAX_EDITED_WORDS = 20_000;
 const MAX_WORD_TEXT_LENGTH = 100;
+/**
+ * Largest render request body, in bytes. Measured (`npm run bench:render-body`): 20 000 words of real
+ * text weigh 1.3 to 2.8 MiB, the heaviest being Cyrillic with every character escaped as \uXXXX and the
+ * JSON indented; 4 MiB leaves 45 % above that. The schema's extreme (20 000 words of 100 escaped
+ * characters, 13 MB) is legal word by word but no video's words need it.
+ */
+export const MAX_RENDER_BODY_BYTES = 4 * 1024 * 1024;
 
 // C0 and C1 control characters (tab and newline included): a word is one line of caption text.
 const NO_CONTROL_CHARACTERS = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$";

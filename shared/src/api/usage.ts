@@ -2,7 +2,17 @@ import { Type, type Static } from "@sinclair/typebox";
 
 const Count = Type.Integer({ minimum: 0 });
 export const UsageSchema = Type.Object(
-  { available_seconds: Count, reserved_seconds: Count, consumed_seconds: Count, active_jobs: Count, concurrency_limit: Count },
+  {
+    available_seconds: Count,
+    reserved_seconds: Count,
+    consumed_seconds: Count,
+    active_jobs: Count,
+    concurrency_limit: Count,
+    stored_bytes: Type.Integer({
+      minimum: 0,
+      description: "Bytes the account's kept result files take (until they expire): each job's outputs, and each distinct source video once however many render jobs reuse it",
+    }),
+  },
   { additionalProperties: false, $id: "Usage" },
 );
 export type Usage = Static<typeof UsageSchema>;

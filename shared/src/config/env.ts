@@ -59,6 +59,8 @@ export const EnvSchema = Type.Object({
   OTEL_METRIC_EXPORT_INTERVAL: Type.Integer({ minimum: 1000, default: 60_000, description: "milliseconds" }),
   /** The Prometheus listener (`GET /metrics`) of the API and of a standalone worker, never on PORT; 0 disables it. */
   METRICS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9464 }),
+  /** Where that listener binds: loopback unless told otherwise (a pod whose Prometheus scrapes its address says 0.0.0.0). */
+  METRICS_HOST: Type.String({ minLength: 1, default: "127.0.0.1" }),
 });
 export type RawEnv = Static<typeof EnvSchema>;
 type Flag = "ALLOW_PRIVATE_VIDEO_URLS" | "TRUST_PROXY";

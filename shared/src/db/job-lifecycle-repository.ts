@@ -53,6 +53,8 @@ export interface CompletedFiles {
   assKey: string;
   transcriptKey: string;
   sourceVideoKey: string;
+  /** Bytes of the stored files but the source video. */
+  storedBytes: number;
   qualityKey: string;
   quality: QualitySummary;
   /** The pictures and the transparent overlay; null where the job has none (the overlay for kind burned). */
@@ -76,6 +78,7 @@ export async function markCompleted(db: DbOrTrx, jobId: string, billedSeconds: n
       vtt_key: files.vttKey,
       ass_key: files.assKey,
       source_video_key: files.sourceVideoKey,
+      stored_bytes: files.storedBytes,
       quality_key: files.qualityKey,
       quality: JSON.stringify(files.quality),
       poster_key: files.posterKey,
@@ -118,7 +121,9 @@ export async function claimExpiredJobs(trx: DbOrTrx, limit: number): Promise<str
   const rows = await trx
     .selectFrom("jobs as source")
     .select("source.id")
-    .where("source.expires_at", "<=", now)
+    // Completed jobs when their 24 h are over; failed and canceled ones at once: an attempt that died
+    // (the dead-letter path) may have left files no one else will delete.
+    .where(({ or, eb }) => or([eb("source.expires_at", "<=", now), eb.and([eb("source.status", "in", ["failed", "canceled"]), eb("source.finished_at", "<=", now)])]))
     .where("source.files_deleted_at", "is", null)
     .where(({ not, exists, selectFrom }) =>
       not(exists(selectFrom("jobs as render").select("render.id").whereRef("render.source_job_id", "=", "source.id").where("render.status", "in", ACTIVE_STATUSES))),
@@ -145,13 +150,17 @@ export async function sourcesOfActiveRenders(trx: DbOrTrx, jobIds: readonly stri
     .execute();
   return new Set(rows.flatMap((row) => (row.source_job_id === null ? [] : [row.source_job_id])));
 }
-/** Records that the jobs' files are deleted and forgets their keys; the jobs keep their state. */
+/**
+ * Records that the jobs' files are deleted and forgets their keys, and the edited words the database
+ * held (the 24 h promise covers text too); the jobs keep their state.
+ */
 export async function forgetResultFiles(db: DbOrTrx, jobIds: readonly string[]): Promise<void> {
   if (jobIds.length === 0) return;
   await db
     .updateTable("jobs")
     .set({
       files_deleted_at: now,
+      words: null,
       video_key: null,
       srt_key: null,
       vtt_key: null,

@@ -99,6 +99,8 @@ export interface JobsTable {
   /** The stored quality report, and its summary, once completed. */
   quality_key: string | null;
   quality: NullableJson<QualitySummary>;
+  /** Bytes of the completed job's stored files but its source video (bigint, read as a number). */
+  stored_bytes: ColumnType<number | null, number | null | undefined, number | null>;
   /** What the job renders (burned, overlay, both); `video_key` is the uncaptioned video's for overlay alone. */
   output_kind: Generated<OutputKind>;
   poster_key: string | null;
@@ -225,6 +227,13 @@ export interface UploadsTable {
   deleted_at: NullableTimestamp;
 }
 
+/** One open job event stream, held by the API process serving it (renewed while it is open). */
+export interface EventStreamLeasesTable {
+  id: Generated<number>;
+  api_key_id: string;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -240,6 +249,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   uploads: UploadsTable;
+  event_stream_leases: EventStreamLeasesTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

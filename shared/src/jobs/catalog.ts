@@ -49,6 +49,11 @@ export type PreviewPayload = Static<typeof PreviewPayloadSchema>;
 
 /** Workers NOTIFY a finished preview's id here, once its row is in preview_results. */
 export const PREVIEW_RESULTS_CHANNEL = "caption_preview_results";
+/**
+ * The channel the jobs_record_event trigger notifies on every change of a job, with the job id as
+ * payload: event streams and a running attempt's cancel watch wait on it.
+ */
+export const JOB_EVENTS_CHANNEL = "caption_job_events";
 
 /** pg-boss lives in the same database, in its own schema. */
 export const PGBOSS_SCHEMA = "pgboss";

@@ -20,7 +20,7 @@ after(() => database.dispose());
 
 const columns = { video_url: "https://videos.example/a.mp4", preset: "classic" as const, language: null, style: "{}", max_duration_seconds: 600, base_url: "https://api.example" };
 const files: CompletedFiles = {
-  videoKey: "v", srtKey: "s", vttKey: "t", assKey: "a", transcriptKey: "j", sourceVideoKey: "src", qualityKey: "q",
+  videoKey: "v", srtKey: "s", vttKey: "t", assKey: "a", transcriptKey: "j", sourceVideoKey: "src", storedBytes: 0, qualityKey: "q",
   quality: { cues: 0 } as never, posterKey: null, previewStripKey: null, overlayWebmKey: null, overlayMovKey: null, expiresAt: new Date("2030-01-01T00:00:00Z"),
 };
 

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { metrics } from "@opentelemetry/api";
-import { startMetricsServer, type MetricsServer } from "./metrics-server.ts";
+import { createServer } from "node:net";
+import { parseEnv } from "../config/env.ts";
+import { metricsListenAt, startMetricsServer, type MetricsServer } from "./metrics-server.ts";
 import { startTelemetry, type Telemetry } from "./telemetry.ts";
 
 let telemetry: Telemetry;
@@ -36,4 +38,21 @@ test("other paths are 404 and other methods 405", async () => {
 
 test("a second start in the same process is refused", () => {
   assert.throws(() => startTelemetry({ serviceName: "again", otlp: false }), /already started/);
+});
+
+test("the listener binds to loopback unless METRICS_HOST says otherwise, whatever HOST the API listens on", async () => {
+  const free = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+  const where = metricsListenAt(parseEnv({ HOST: "0.0.0.0", METRICS_PORT: String(free) }));
+  assert.deepEqual(where, { port: free, host: "127.0.0.1" });
+  assert.deepEqual(metricsListenAt(parseEnv({ HOST: "127.0.0.1", METRICS_HOST: "0.0.0.0" })), { port: 9464, host: "0.0.0.0" });
+  assert.equal(metricsListenAt(parseEnv({ METRICS_PORT: "0" })), false);
+  // The worker and the API start their listener from exactly this.
+  await server.close();
+  server = await startMetricsServer(telemetry, where || { port: 0, host: "0.0.0.0" });
+  assert.equal((await fetch(server.url)).status, 200);
 });

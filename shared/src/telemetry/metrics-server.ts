@@ -6,6 +6,11 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
+/** Where `GET /metrics` listens: METRICS_PORT on METRICS_HOST (loopback by default), never HOST; false when METRICS_PORT is 0. */
+export function metricsListenAt(env: { METRICS_PORT: number; METRICS_HOST: string }): { port: number; host: string } | false {
+  return env.METRICS_PORT === 0 ? false : { port: env.METRICS_PORT, host: env.METRICS_HOST };
+}
+
 /** A listener that serves only `GET /metrics`, for processes without an HTTP API (the worker). Port 0 picks a free one. */
 export async function startMetricsServer(telemetry: Pick<Telemetry, "prometheusText">, options: { port: number; host: string }): Promise<MetricsServer> {
   const server = createServer((request, response) => {

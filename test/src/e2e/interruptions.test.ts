@@ -4,7 +4,7 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import pino from "pino";
-import { CANCEL_POLL_MS } from "@caption/gpu-worker";
+import { CANCEL_FALLBACK_POLL_MS } from "@caption/gpu-worker";
 import { descendantProcesses, makeSpeechVideo } from "@caption/gpu-worker/testing";
 import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
 import { spawnService, type LogEntry, type ServiceProcess } from "@caption/control-plane/testing";
@@ -76,13 +76,13 @@ describe("cancel while rendering", () => {
     assert.deepEqual([exit.job_id, exit.canceled, exit.signal, exit.exit_code], [body.id, true, null, 255]);
     assert.ok(log.indexOf(exit) < log.indexOf(stopped));
     assert.equal(log.some((entry) => entry.msg === "captioned video rendered" && entry.job_id === body.id), false, "the render was cut short");
-    t.diagnostic(`ffmpeg exited ${Number(exit.time) - canceledAt} ms after the cancel was sent (the worker reads the job's status every ${CANCEL_POLL_MS} ms)`);
+    t.diagnostic(`ffmpeg exited ${Number(exit.time) - canceledAt} ms after the cancel was sent (the worker hears of the cancel by NOTIFY; its fallback poll is every ${CANCEL_FALLBACK_POLL_MS} ms)`);
 
     const job = await service.waitForJob(key, body.id);
     assert.equal(job.status, "canceled");
     assert.deepEqual(job.usage, { reserved_seconds: 0, billed_seconds: 0 });
     const usage = (await service.call("GET", "/v1/usage", key)).body;
-    assert.deepEqual(usage, { available_seconds: 100, reserved_seconds: 0, consumed_seconds: 0, active_jobs: 0, concurrency_limit: 4 });
+    assert.deepEqual(usage, { available_seconds: 100, reserved_seconds: 0, consumed_seconds: 0, active_jobs: 0, concurrency_limit: 4, stored_bytes: 0 });
     // The worker removes its scratch folder as the attempt unwinds.
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline && (await scratchFoldersOf(service.dataDir, body.id)).length > 0) {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -129,6 +129,21 @@ describe("edit the words, change the preset, render again", () => {
     assert.deepEqual(stagesLogged(rerender.job.id), ["rendering"]);
     for (const status of rerender.seen) assert.ok(["queued", "rendering", "completed"].includes(status), `polling saw ${status}`);
     assert.equal(rerender.job.progress, 100);
+  });
+
+  test("the render job's copy of the source is the source job's file (a hard link), not a second upload", async () => {
+    const stored = (jobId: string) => stat(path.join(service.dataDir, "files", jobId, "source-video"));
+    const [first, second] = await Promise.all([stored(original.job.id), stored(rerender.job.id)]);
+    assert.equal(second.ino, first.ino);
+    assert.ok(first.nlink >= 2);
+    // GET /v1/usage counts what is on disk: both jobs' files, their one source video once.
+    const onDisk = async (jobId: string) => {
+      const dir = path.join(service.dataDir, "files", jobId);
+      const names = (await readdir(dir)).filter((name) => name !== "source-video");
+      return (await Promise.all(names.map(async (name) => (await stat(path.join(dir, name))).size))).reduce((a, b) => a + b, 0);
+    };
+    const usage = (await service.call("GET", "/v1/usage", key)).body;
+    assert.equal(usage.stored_bytes, (await onDisk(original.job.id)) + (await onDisk(rerender.job.id)) + first.size);
   });
 
   test("the picture shows the corrected word while it is spoken", async () => {

@@ -24,8 +24,17 @@ export interface ClusterOptions {
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 30_000;
 
-/** Messages in English whatever the machine's locale, so the last line of a failure can be quoted. */
-const serverEnv = () => ({ ...process.env, LC_ALL: "C", LANG: "C" });
+// What PostgreSQL's processes inherit: only what running them needs. The service's own environment holds
+// URL_SIGNING_SECRET, database URLs and cloud keys, which a database server has no use for (and which any
+// of its processes, extensions included, could read from /proc).
+const INHERITED = ["PATH", "LD_LIBRARY_PATH", "TZ", "TMPDIR"] as const;
+
+/** The environment of initdb and postgres: the few variables they need, and messages in English whatever the locale. */
+export function serverEnv(parent: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { LC_ALL: "C", LANG: "C" };
+  for (const name of INHERITED) if (parent[name] !== undefined) env[name] = parent[name];
+  return env;
+}
 const asUser = (user?: DatabaseUser) => (user ? { uid: user.uid, gid: user.gid } : {});
 
 /** Runs initdb: a new cluster in an empty (or absent) `dir`, owned by the user it will run as. */

@@ -1,9 +1,9 @@
 import { isTerminal, CancelResponseSchema, JobSchema } from "@caption/shared/api/job";
-import { EditedWordSchema, RenderRequestOuterSchema, RenderRequestSchema } from "@caption/shared/api/render-request";
+import { EditedWordSchema, MAX_RENDER_BODY_BYTES, RenderRequestOuterSchema, RenderRequestSchema } from "@caption/shared/api/render-request";
 import { SubmissionRequestSchema, SubmissionResponseSchema } from "@caption/shared/api/submission";
 import { UsageSchema } from "@caption/shared/api/usage";
 import { cancelJob, pollJob } from "../../services/job-service.ts";
-import { requestRender } from "../../services/render-service.ts";
+import { requestRender, requireOwnJob } from "../../services/render-service.ts";
 import { submitJob } from "../../services/submission-service.ts";
 import { getUsage } from "../../services/usage-service.ts";
 import { baseUrlOf } from "../base-url.ts";
@@ -16,10 +16,6 @@ import { createValidator } from "../validation.ts";
 // word (shape and times together) once the source's duration is known, so the first bad word is the one reported.
 const editedWord = createValidator(EditedWordSchema);
 const wordShape = (word: unknown, index: number) => editedWord.problemAt(word, `/words/${index}`);
-// Room for the largest legal body: 20 000 words of 100 characters (UTF-16 units), each written as a
-// \uXXXX escape as some clients escape all non-ASCII, with long times: about 13.2 MB, and indented
-// JSON still fits.
-const RENDER_BODY_LIMIT = "16mb";
 const POLL_SECONDS = "5";
 const jobId = { id: { description: "The job's id (job_…)" } };
 
@@ -114,7 +110,9 @@ export const jobRoutes = [
     },
     auth: { scope: "subtitles:write", checkedBy: "middleware" },
     params: jobId,
-    body: { schema: RenderRequestOuterSchema, documentAs: RenderRequestSchema, limit: RENDER_BODY_LIMIT, tooLargeIs413: true },
+    // The source is looked up before the body is read: a body for no job of the caller's is never parsed.
+    beforeBody: (ctx, deps) => requireOwnJob(deps.db, principalOf(ctx.state).accountId, ctx.params.id ?? ""),
+    body: { schema: RenderRequestOuterSchema, documentAs: RenderRequestSchema, limit: MAX_RENDER_BODY_BYTES, tooLargeIs413: true },
     idempotent: true,
     responses: {
       "202": { description: "Render job accepted; poll status_url every 5 seconds", ...json(SubmissionResponseSchema) },
@@ -122,7 +120,7 @@ export const jobRoutes = [
       ...jobCreationErrors,
       "404": error("No such job, or another account's (NOT_FOUND)"),
       "409": error("The source job is not completed or its files have expired (SOURCE_NOT_RENDERABLE)"),
-      "413": error("The body is over 16 MiB (PAYLOAD_TOO_LARGE)"),
+      "413": error("The body is over 4 MiB (PAYLOAD_TOO_LARGE)"),
     },
     async handle(ctx, { deps, body: request, idempotencyKey }) {
       const base = baseUrlOf(ctx, deps.publicBaseUrl);

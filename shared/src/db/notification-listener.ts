@@ -1,6 +1,6 @@
 import pg from "pg";
 import type { Logger } from "pino";
-import { errorText, retryDelayMs } from "@caption/shared/db/database-retry";
+import { errorText, retryDelayMs } from "./database-retry.ts";
 import { setTimeout as delay } from "node:timers/promises";
 
 // PostgreSQL LISTEN on a connection of its own (a LISTEN must outlive any one query, so it cannot
@@ -16,6 +16,8 @@ export interface NotificationListener {
   subscribe(channel: string, payload: string | null, handler: NotificationHandler): () => void;
   /** Calls `handler` after every (re)connection: notifications may have been missed. Returns the unsubscribe. */
   onConnected(handler: () => void): () => void;
+  /** Handlers subscribed now, of both kinds: what open event streams and waiting requests hold. */
+  subscriptions(): number;
   close(): Promise<void>;
 }
 
@@ -94,11 +96,17 @@ export function startNotificationListener(connectionString: string, options: Not
       return () => {
         set.delete(handler);
         if (set.size === 0) byPayload.delete(payload);
+        if (byPayload.size === 0) handlers.delete(channel);
       };
     },
     onConnected(handler) {
       connectedHandlers.add(handler);
       return () => connectedHandlers.delete(handler);
+    },
+    subscriptions() {
+      let count = connectedHandlers.size;
+      for (const byPayload of handlers.values()) for (const set of byPayload.values()) count += set.size;
+      return count;
     },
     async close() {
       closing.abort();
