@@ -46,7 +46,7 @@ export async function markDueAt(trx: DbOrTrx, ids: readonly number[], dueAt: Dat
   if (ids.length > 0) await trx.updateTable("webhook_deliveries").set({ next_attempt_at: dueAt }).where("id", "in", ids).execute();
 }
 
-export type DeliveryToSend = WebhookDeliveryRow & { url: string; secret: string; event_status: JobStatus; event_progress: number };
+export type DeliveryToSend = WebhookDeliveryRow & { url: string; secret: string; account_id: string; event_status: JobStatus; event_progress: number };
 
 /** The delivery with its endpoint's URL and secret and its event's status and progress; undefined when it (or its endpoint) is gone. */
 export async function loadDelivery(db: DbOrTrx, id: number): Promise<DeliveryToSend | undefined> {
@@ -55,7 +55,7 @@ export async function loadDelivery(db: DbOrTrx, id: number): Promise<DeliveryToS
     .innerJoin("webhook_endpoints as e", "e.id", "d.endpoint_id")
     .innerJoin("job_events as ev", "ev.id", "d.job_event_id")
     .selectAll("d")
-    .select(["e.url", "e.secret", "ev.status as event_status", "ev.progress as event_progress"])
+    .select(["e.url", "e.secret", "e.account_id", "ev.status as event_status", "ev.progress as event_progress"])
     .where("d.id", "=", id)
     .executeTakeFirst();
 }

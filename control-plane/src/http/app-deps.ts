@@ -2,7 +2,9 @@ import type { Logger } from "pino";
 import type { Db } from "@caption/shared/db/database";
 import type { NotificationListener } from "../db/notification-listener.ts";
 import type { JobQueue } from "../queue/job-queue.ts";
+import type { DnsOptions } from "@caption/shared/net/dns-resolve";
 import type { LanguageSupport } from "../services/language-support.ts";
+import type { LookupGate } from "../services/lookup-gate.ts";
 import type { PreviewLimits } from "../services/preview-service.ts";
 import type { ResultLinks } from "../storage/result-links.ts";
 import type { UrlSigner } from "../storage/signed-url.ts";
@@ -31,6 +33,10 @@ export interface AppDeps {
   heartbeatMs: number;
   /** ALLOW_PRIVATE_VIDEO_URLS (tests only): webhook URLs may point at loopback and private addresses too. */
   allowPrivateAddresses: boolean;
+  /** Each account's cap on name lookups in flight in this process (webhook URLs). */
+  lookupGate: LookupGate;
+  /** Tests and benchmarks only: the name servers to ask. */
+  dns?: DnsOptions;
   /** Previews' own rate per key, and how long a request waits for a worker to draw one. */
   previewLimits: PreviewLimits;
   /** The clock of rate windows, link expiry and signing. */

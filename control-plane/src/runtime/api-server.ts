@@ -16,7 +16,9 @@ import { createApp } from "../http/app.ts";
 import { createEventStreams } from "../http/event-streams.ts";
 import { createStartupApp } from "../http/startup-app.ts";
 import { startJobQueue, type JobQueue } from "../queue/job-queue.ts";
+import type { DnsOptions } from "@caption/shared/net/dns-resolve";
 import { createLanguageSupport } from "../services/language-support.ts";
+import { createLookupGate } from "../services/lookup-gate.ts";
 import { createResultLinks } from "../storage/create-result-links.ts";
 import { createUrlSigner } from "../storage/signed-url.ts";
 import { PREVIEW_RESULTS_CHANNEL } from "@caption/shared/jobs/catalog";
@@ -43,6 +45,8 @@ export interface ApiServerOptions {
   webhookSweepMs?: number;
   /** How often the webhook relay looks for deliveries whose queue entry was lost (default 60 s). */
   webhookRequeueMs?: number;
+  /** Tests and benchmarks only: the name servers webhook URLs are resolved with (default the system's). */
+  dns?: DnsOptions;
 }
 
 /** The signing key for result links: configured, else generated once and kept under DATA_DIR. */
@@ -110,13 +114,15 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
   });
   const relay = startWebhookRelay({ db, queue, logger, now, sweepMs: options.webhookSweepMs ?? 5000, requeueMs: options.webhookRequeueMs });
   listener.subscribe(WEBHOOKS_CHANNEL, null, relay.wake);
+  const lookupGate = createLookupGate();
+  const dns = options.dns ? { dns: options.dns } : {};
   const senderDeps = {
     db,
     queue,
     resultLinks,
     publicBaseUrl: env.PUBLIC_BASE_URL,
     fallbackBaseUrl: url,
-    post: { timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000, allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS },
+    post: { timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000, allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS, lookupGate, ...dns },
     retryBaseMs: env.WEBHOOK_RETRY_BASE_SECONDS * 1000,
     logger,
     now,
@@ -137,6 +143,8 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     eventStreams,
     heartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
     allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS,
+    lookupGate,
+    ...dns,
     previewLimits: {
       perMinute: env.PREVIEW_RATE_LIMIT_PER_MINUTE,
       stillMs: env.PREVIEW_STILL_DEADLINE_SECONDS * 1000,

@@ -56,7 +56,7 @@ export async function sendWebhookAttempt(deps: WebhookSenderDeps, job: WebhookDe
   const signature = new Webhook(delivery.secret).sign(delivery.event_id, attemptedAt, body);
   const headers = { "webhook-id": delivery.event_id, "webhook-timestamp": String(Math.floor(attemptedAt.getTime() / 1000)), "webhook-signature": signature };
   const started = performance.now();
-  const result = await postWebhook(delivery.url, headers, body, deps.post);
+  const result = await postWebhook(delivery.url, headers, body, deps.post, delivery.account_id);
   const attempt = delivery.attempts + 1;
   const delay = result.error === null ? null : retryDelayMs(attempt, deps.retryBaseMs, attemptedAt.getTime() - new Date(delivery.event_at).getTime());
   const outcome: AttemptOutcome = {

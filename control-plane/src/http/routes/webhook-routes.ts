@@ -18,6 +18,8 @@ export function webhookRoutes(router: Router<AppState>, deps: AppDeps): void {
     const request = endpointRequest.parse(ctx.request.body);
     const created = await createWebhookEndpoint(deps.db, principalOf(ctx.state).accountId, request, {
       allowPrivateAddresses: deps.allowPrivateAddresses,
+      lookupGate: deps.lookupGate,
+      ...(deps.dns ? { dns: deps.dns } : {}),
       now: deps.now,
     });
     ctx.state.log.info({ webhook_endpoint_id: created.id, events: created.events }, "webhook endpoint created");
