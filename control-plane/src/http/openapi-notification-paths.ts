@@ -1,5 +1,5 @@
 import { SERVED_FILES } from "@caption/shared/storage/result-files";
-import { MAX_WEBHOOK_ENDPOINTS, RECENT_WEBHOOK_DELIVERIES, WEBHOOK_EVENT_TYPES } from "@caption/shared/api/webhook";
+import { DISABLE_AFTER_ATTEMPTS, DISABLE_AFTER_FAILING_MS, MAX_WEBHOOK_ENDPOINTS, RECENT_WEBHOOK_DELIVERIES, WEBHOOK_EVENT_TYPES } from "@caption/shared/api/webhook";
 import { bearer, error, idParam, json, needs, rateLimited, ref } from "./openapi-parts.ts";
 
 // The paths beyond the spec's five (DESIGN.md §7b): result downloads, the job event stream, webhook
@@ -81,7 +81,7 @@ export function webhookPaths() {
         operationId: "createWebhookEndpoint",
         tags: ["Webhooks"],
         summary: "Register a webhook endpoint",
-        description: `Deliveries of the chosen events (default: the three terminal ones) go to this HTTPS URL, signed with the returned secret, which is shown only here. At most ${MAX_WEBHOOK_ENDPOINTS} endpoints per account. ${needs("subtitles:write")}`,
+        description: `Deliveries of the chosen events (default: the three terminal ones and webhook_endpoint.disabled) go to this HTTPS URL, signed with the returned secret, which is shown only here. At most ${MAX_WEBHOOK_ENDPOINTS} endpoints per account. ${needs("subtitles:write")}`,
         ...bearer("subtitles:write"),
         requestBody: { required: true, ...json("WebhookEndpointRequest") },
         responses: {
@@ -109,6 +109,17 @@ export function webhookPaths() {
         ...bearer("subtitles:write"),
         parameters: [endpointIdParam],
         responses: { "204": { description: "Removed" }, "401": error("UNAUTHORIZED, INSUFFICIENT_SCOPE"), "404": error("NOT_FOUND"), "429": rateLimited },
+      },
+    },
+    "/v1/webhook_endpoints/{id}/enable": {
+      post: {
+        operationId: "enableWebhookEndpoint",
+        tags: ["Webhooks"],
+        summary: "Enable a disabled webhook endpoint",
+        description: `An endpoint whose every attempt failed for ${DISABLE_AFTER_FAILING_MS / 86_400_000} days (${DISABLE_AFTER_ATTEMPTS} attempts at least) is disabled: no deliveries are queued for it and its pending ones are given up. This enables it again with its failures forgotten; events from now on are delivered. ${needs("subtitles:write")}`,
+        ...bearer("subtitles:write"),
+        parameters: [endpointIdParam],
+        responses: { "200": { description: "The endpoint, enabled", ...json("WebhookEndpoint") }, "401": error("UNAUTHORIZED, INSUFFICIENT_SCOPE"), "404": error("NOT_FOUND"), "429": rateLimited },
       },
     },
     "/v1/webhook_endpoints/{id}/deliveries": {
@@ -140,10 +151,10 @@ export function webhooks() {
           operationId: `${type.replace(".", "_")}_webhook`,
           tags: ["Webhooks"],
           summary: `The ${type} event`,
-          description: `Sent to endpoints subscribed to ${type}; \`data\` is the Job as GET /v1/jobs/{id} returns it, with the status and progress of the event. Answer 2xx within 10 s; anything else is retried with exponential backoff until at least 24 hours after the event (27 hours by default).`,
+          description: `${type.startsWith("job.") ? `Sent to endpoints subscribed to ${type}; \`data\` is the Job as GET /v1/jobs/{id} returns it, with the status and progress of the event.` : `Sent to the account's other endpoints subscribed to ${type} when an endpoint is disabled after days of failures; \`data\` is that endpoint.`} Answer 2xx within 10 s; anything else is retried with exponential backoff until at least 24 hours after the event (27 hours by default).`,
           security: [],
           parameters: Object.entries(headers).map(([name, header]) => ({ name, in: "header", ...header })),
-          requestBody: { required: true, ...json("WebhookPayload") },
+          requestBody: { required: true, ...json(type.startsWith("job.") ? "WebhookPayload" : "WebhookEndpointEventPayload") },
           responses: { "200": { description: "Any 2xx answer acknowledges the delivery" } },
         },
       },

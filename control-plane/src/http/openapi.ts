@@ -8,7 +8,7 @@ import { SubmissionRequestSchema, SubmissionResponseSchema } from "@caption/shar
 import { TranscriptSchema } from "@caption/shared/api/transcript";
 import { QualityReportSchema } from "@caption/shared/api/quality-report";
 import { UsageSchema } from "@caption/shared/api/usage";
-import { WebhookDeliveryListSchema, WebhookEndpointCreatedSchema, WebhookEndpointListSchema, WebhookEndpointRequestSchema, WebhookPayloadSchema } from "@caption/shared/api/webhook";
+import { WebhookDeliveryListSchema, WebhookEndpointCreatedSchema, WebhookEndpointListSchema, WebhookEndpointEventPayloadSchema, WebhookEndpointRequestSchema, WebhookEndpointSchema, WebhookPayloadSchema } from "@caption/shared/api/webhook";
 import { bearer, error, idParam, jobCreationErrors, json, needs, plain, rateLimited, retryAfter } from "./openapi-parts.ts";
 import { fileAndEventPaths, webhookPaths, webhooks } from "./openapi-notification-paths.ts";
 
@@ -50,10 +50,12 @@ export function buildOpenApiDocument(serverUrl: string) {
         Transcript: plain(TranscriptSchema),
         QualityReport: plain(QualityReportSchema),
         WebhookEndpointRequest: plain(WebhookEndpointRequestSchema),
+        WebhookEndpoint: plain(WebhookEndpointSchema),
         WebhookEndpointCreated: plain(WebhookEndpointCreatedSchema),
         WebhookEndpointList: plain(WebhookEndpointListSchema),
         WebhookDeliveryList: plain(WebhookDeliveryListSchema),
         WebhookPayload: plain(WebhookPayloadSchema),
+        WebhookEndpointEventPayload: plain(WebhookEndpointEventPayloadSchema),
         Error: plain(ErrorBodySchema),
       },
     },

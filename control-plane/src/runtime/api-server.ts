@@ -112,13 +112,13 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS,
     logger,
   });
-  const relay = startWebhookRelay({ db, queue, logger, now, sweepMs: options.webhookSweepMs ?? 5000, requeueMs: options.webhookRequeueMs });
+  const sweeps = { sweepMs: options.webhookSweepMs ?? 5000, requeueMs: options.webhookRequeueMs };
+  const relay = startWebhookRelay({ db, queue, logger, now, capacity: env.WEBHOOK_CONCURRENCY, ...sweeps });
   listener.subscribe(WEBHOOKS_CHANNEL, null, relay.wake);
   const lookupGate = createLookupGate();
   const dns = options.dns ? { dns: options.dns } : {};
   const senderDeps = {
     db,
-    queue,
     resultLinks,
     publicBaseUrl: env.PUBLIC_BASE_URL,
     fallbackBaseUrl: url,
@@ -126,6 +126,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     retryBaseMs: env.WEBHOOK_RETRY_BASE_SECONDS * 1000,
     logger,
     now,
+    onSettled: relay.wake,
   };
   await queue.workWebhookAttempts(env.WEBHOOK_CONCURRENCY, (attempt) => sendWebhookAttempt(senderDeps, attempt));
   const eventStreams = createEventStreams();

@@ -2,23 +2,17 @@ import { randomBytes } from "node:crypto";
 import { monotonicFactory } from "ulid";
 import { DEFAULT_WEBHOOK_EVENTS, MAX_WEBHOOK_ENDPOINTS, RECENT_WEBHOOK_DELIVERIES, type WebhookDeliveryList, type WebhookEndpoint, type WebhookEndpointCreated, type WebhookEndpointRequest } from "@caption/shared/api/webhook";
 import type { Db } from "@caption/shared/db/database";
-import type { WebhookEndpointRow } from "@caption/shared/db/tables";
 import type { DnsOptions } from "@caption/shared/net/dns-resolve";
 import { parseHttpsUrl, resolveTarget, UnsafeTargetError } from "@caption/shared/net/resolve-target";
 import { recentDeliveries } from "../db/webhook-delivery-repository.ts";
-import { countEndpoints, deleteEndpoint, findEndpoint, insertEndpoint, listEndpoints, lockAccountForEndpoints } from "../db/webhook-endpoint-repository.ts";
+import { countEndpoints, deleteEndpoint, enableEndpoint, findEndpoint, insertEndpoint, listEndpoints, lockAccountForEndpoints } from "../db/webhook-endpoint-repository.ts";
 import type { LookupGate } from "./lookup-gate.ts";
 import { invalidRequest, notFound } from "./service-error.ts";
+import { presentEndpoint } from "./webhook-endpoint-presenter.ts";
 
 const nextUlid = monotonicFactory();
 const LOOKUP_TIMEOUT_MS = 5000;
 
-const present = (row: WebhookEndpointRow): WebhookEndpoint => ({
-  id: row.id,
-  url: row.url,
-  events: row.events,
-  created_at: new Date(row.created_at).toISOString(),
-});
 
 /**
  * The SSRF policy of video URLs, applied when the endpoint is registered (and again at every
@@ -74,11 +68,21 @@ export async function createWebhookEndpoint(
     const events = [...(request.events ?? DEFAULT_WEBHOOK_EVENTS)];
     return insertEndpoint(trx, { id: `we_${nextUlid()}`, account_id: accountId, url: request.url, events, secret, created_at: options.now() });
   });
-  return { ...present(row), secret };
+  return { ...presentEndpoint(row), secret };
 }
 
 export async function listWebhookEndpoints(db: Db, accountId: string): Promise<{ webhook_endpoints: WebhookEndpoint[] }> {
-  return { webhook_endpoints: (await listEndpoints(db, accountId)).map(present) };
+  return { webhook_endpoints: (await listEndpoints(db, accountId)).map(presentEndpoint) };
+}
+
+/**
+ * Enables an endpoint again (after it was disabled for failing), its run of failures forgotten: events
+ * from now on are delivered; those of the disabled time are not. Enabling an enabled one only forgets its failures.
+ */
+export async function enableWebhookEndpoint(db: Db, accountId: string, id: string): Promise<WebhookEndpoint> {
+  const row = await enableEndpoint(db, accountId, id);
+  if (!row) throw notFound("webhook endpoint");
+  return presentEndpoint(row);
 }
 
 export async function deleteWebhookEndpoint(db: Db, accountId: string, id: string): Promise<void> {

@@ -1,6 +1,6 @@
 import type Router from "@koa/router";
 import { WebhookEndpointRequestSchema } from "@caption/shared/api/webhook";
-import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints } from "../../services/webhook-endpoint-service.ts";
+import { createWebhookEndpoint, deleteWebhookEndpoint, enableWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints } from "../../services/webhook-endpoint-service.ts";
 import type { AppDeps } from "../app-deps.ts";
 import type { AppState } from "../app-state.ts";
 import { jsonBody } from "../json-body.ts";
@@ -9,7 +9,7 @@ import { createValidator } from "../validation.ts";
 
 const endpointRequest = createValidator(WebhookEndpointRequestSchema);
 
-/** Account-level webhook endpoints: register (secret shown once), list, delete, and their recent deliveries. */
+/** Account-level webhook endpoints: register (secret shown once), list, enable again, delete, and their recent deliveries. */
 export function webhookRoutes(router: Router<AppState>, deps: AppDeps): void {
   const write = authenticate(deps.db, "subtitles:write", deps.now);
   const read = authenticate(deps.db, "subtitles:read", deps.now);
@@ -37,6 +37,13 @@ export function webhookRoutes(router: Router<AppState>, deps: AppDeps): void {
     await deleteWebhookEndpoint(deps.db, principalOf(ctx.state).accountId, ctx.params.id ?? "");
     ctx.state.log.info({ webhook_endpoint_id: ctx.params.id }, "webhook endpoint deleted");
     ctx.status = 204;
+  });
+
+  router.post("/v1/webhook_endpoints/:id/enable", write, async (ctx) => {
+    const endpoint = await enableWebhookEndpoint(deps.db, principalOf(ctx.state).accountId, ctx.params.id ?? "");
+    ctx.state.log.info({ webhook_endpoint_id: endpoint.id }, "webhook endpoint enabled");
+    ctx.set("Cache-Control", "no-store");
+    ctx.body = endpoint;
   });
 
   router.get("/v1/webhook_endpoints/:id/deliveries", read, async (ctx) => {
