@@ -27,11 +27,15 @@ export async function claimDeliveriesToEnqueue(trx: DbOrTrx, now: Date, limit: n
       SELECT d.endpoint_id, e.account_id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
       WHERE d.state = 'pending' AND d.enqueued
     ), heads AS (
-      SELECT DISTINCT ON (d.endpoint_id) d.id, d.attempts, d.next_attempt_at, e.account_id
-      FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-      WHERE d.state = 'pending' AND NOT d.enqueued AND d.next_attempt_at <= ${now} AND e.disabled_at IS NULL
-        AND d.endpoint_id NOT IN (SELECT endpoint_id FROM queued)
-      ORDER BY d.endpoint_id, d.id
+      -- Per endpoint, not per delivery: an index step each, however long an endpoint's backlog.
+      SELECT h.id, h.attempts, h.next_attempt_at, e.account_id
+      FROM webhook_endpoints e
+      CROSS JOIN LATERAL (
+        SELECT d.id, d.attempts, d.next_attempt_at FROM webhook_deliveries d
+        WHERE d.endpoint_id = e.id AND d.state = 'pending' AND NOT d.enqueued AND d.next_attempt_at <= ${now}
+        ORDER BY d.id LIMIT 1
+      ) h
+      WHERE e.disabled_at IS NULL AND e.id NOT IN (SELECT endpoint_id FROM queued)
     ), share AS (
       SELECT GREATEST(1, (${capacity}::int - 1) / GREATEST(count(*), 1)) AS places
       FROM (SELECT account_id FROM queued UNION SELECT account_id FROM heads) AS active
