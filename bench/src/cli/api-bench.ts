@@ -8,6 +8,7 @@ import { parseCommandLine } from "@caption/shared/runtime/command-line";
 import { baselineOf, reportLines } from "../api/api-report.ts";
 import { apiScenarios, seedJobs } from "../api/api-scenarios.ts";
 import { checkApiTargets } from "../api/api-targets.ts";
+import { floorReportLines, measureFloor, type FloorResult } from "../api/floor-phase.ts";
 import { measurePreviews, previewReportLines, previewResults } from "../api/preview-phase.ts";
 import { runLoad } from "../api/run-load.ts";
 import { summarize, type ScenarioSummary } from "../api/scenario-summary.ts";
@@ -133,6 +134,10 @@ async function main(argv: string[]): Promise<number> {
       if (sampler) waits.set(scenario.name, await sampler.stop());
     }
 
+    // The floor needs the service's database: the one this run started, or --database-url.
+    const floor: FloorResult[] = databaseUrl
+      ? await measureFloor({ databaseUrl, keys, jobs, apiSummaries: summaries, connections, durationSeconds, warmupSeconds, repeats })
+      : [];
     const started = service && databaseUrl && dataDir ? { pid: service.pid, databaseUrl, dataDir } : undefined;
     const previews = await measurePreviews({ url, keys, jobs, only, connections, durationSeconds, warmupSeconds, started });
 
@@ -140,6 +145,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(`load average at start ${loadAtStart.map((n) => n.toFixed(2)).join(" ")}, at end ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
     for (const line of reportLines(summaries)) console.log(line);
     for (const m of summaries) if (m.unexpected > 0) console.log(`  ${m.name}: status codes ${JSON.stringify(m.runs.map((r) => r.statusCodes))}`);
+    for (const line of floorReportLines(floor)) console.log(line);
     for (const line of previewReportLines(previews)) console.log(line);
     for (const [name, samples] of waits) {
       console.log(`\ndatabase sessions during ${name} (average number in each state):`);
@@ -160,6 +166,7 @@ async function main(argv: string[]): Promise<number> {
         targets: checkApiTargets(m),
         database_waits: waits.get(m.name) ?? null,
       })),
+      floor: floor.map((r) => ({ name: r.name, floor: r.floor, ratio: r.ratio, p99_ratio: r.p99Ratio, targets: r.targets })),
       previews: previewResults(previews),
       profile_dir: values.profile && service ? profileDir : null,
     }, null, 2)}\n`);

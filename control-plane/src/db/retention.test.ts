@@ -3,7 +3,7 @@ import { after, before, test } from "node:test";
 import { insertQueuedJob } from "@caption/shared/testing/job-rows";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { deleteProgressEventsBefore } from "./job-event-repository.ts";
-import { deleteSettledDeliveriesBefore } from "./webhook-delivery-repository.ts";
+import { deleteDeliveriesBefore } from "./webhook-delivery-repository.ts";
 
 // What maintenance prunes (control-plane/src/services/maintenance.ts), and what it keeps.
 
@@ -33,13 +33,17 @@ test("progress events go, status events stay as the job's history; deliveries of
   assert.deepEqual(deliveries.map((d) => d.type), ["job.progress"], "the job.progress of the ingesting status event; the canceled job has no subscription");
 });
 
-test("settled deliveries older than the cut-off go; pending ones stay", async () => {
+test("deliveries queued before the cut-off go, pending (stuck) ones too; newer ones stay", async () => {
   const db = database.db;
-  await db.updateTable("webhook_deliveries").set({ state: "delivered" }).execute();
-  // Another job moves: a new delivery, still pending.
+  const weekAgo = new Date(Date.now() - 8 * 24 * 3600_000);
+  await db.updateTable("webhook_deliveries").set({ state: "delivered", created_at: weekAgo }).execute();
+  // A stuck pending delivery as old, and another job's fresh one.
+  await insertQueuedJob(db, { id: "job_old", accountId: "acct_r" });
+  await db.updateTable("jobs").set({ status: "ingesting" }).where("id", "=", "job_old").execute();
+  await db.updateTable("webhook_deliveries").set({ created_at: weekAgo }).where("job_id", "=", "job_old").execute();
   await insertQueuedJob(db, { id: "job_s", accountId: "acct_r" });
   await db.updateTable("jobs").set({ status: "ingesting" }).where("id", "=", "job_s").execute();
-  await deleteSettledDeliveriesBefore(db, new Date(Date.now() + 3600_000));
+  await deleteDeliveriesBefore(db, new Date(Date.now() - 7 * 24 * 3600_000));
   const left = await db.selectFrom("webhook_deliveries").select(["job_id", "state"]).execute();
   assert.deepEqual(left, [{ job_id: "job_s", state: "pending" }]);
 });

@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENT_TYPES, WebhookPayloadSchema } from "@caption/shared/api/webhook";
+import { WEBHOOK_EVENT_TYPES, WebhookEndpointEventPayloadSchema, WebhookPayloadSchema } from "@caption/shared/api/webhook";
 import { json } from "./openapi-parts.ts";
 
 // The webhooks of the OpenAPI document: requests this service makes, not routes it serves.
@@ -18,10 +18,14 @@ export function webhooks() {
           operationId: `${type.replace(".", "_")}_webhook`,
           tags: ["Webhooks"],
           summary: `The ${type} event`,
-          description: `Sent to endpoints subscribed to ${type}; \`data\` is the Job as GET /v1/jobs/{id} returns it, with the status and progress of the event. Answer 2xx within 10 s; anything else is retried with exponential backoff until at least 24 hours after the event (27 hours by default).`,
+          description: `${
+            type.startsWith("job.")
+              ? `Sent to endpoints subscribed to ${type}; \`data\` is the Job as GET /v1/jobs/{id} returns it, with the status and progress of the event.`
+              : `Sent to the account's other endpoints subscribed to ${type} when an endpoint is disabled after days of failures; \`data\` is that endpoint.`
+          } Answer 2xx within 10 s; anything else is retried with exponential backoff until at least 24 hours after the event (27 hours by default).`,
           security: [],
           parameters: Object.entries(headers).map(([name, header]) => ({ name, in: "header", ...header })),
-          requestBody: { required: true, ...json(WebhookPayloadSchema) },
+          requestBody: { required: true, ...json(type.startsWith("job.") ? WebhookPayloadSchema : WebhookEndpointEventPayloadSchema) },
           responses: { "200": { description: "Any 2xx answer acknowledges the delivery" } },
         },
       },

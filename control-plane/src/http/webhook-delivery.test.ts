@@ -4,6 +4,8 @@ import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
 import type { JobStatus } from "@caption/shared/api/job";
 import { QUEUES } from "@caption/shared/jobs/catalog";
+import { startQueueClient } from "@caption/shared/jobs/queue-client";
+import pino from "pino";
 import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
 import { webhookReceiver, type Answer, type WebhookReceiver } from "../testing/webhook-receiver.ts";
@@ -15,6 +17,7 @@ import { webhookReceiver, type Answer, type WebhookReceiver } from "../testing/w
 // - the relay's sweep comes every 10 minutes, so a delivery within the test came by NOTIFY;
 // - an attempt waits 60 s for an answer, so one that waited for a hanging receiver's timeout shows;
 // - a failed attempt is retried an hour later, so a second attempt within the test is a re-queue.
+// - two attempts in flight per process (WEBHOOK_CONCURRENCY).
 
 let t: TestApi;
 let server: TestHttpsServer;
@@ -64,6 +67,10 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** The delivery's queue entries (pg-boss), with their states. */
+const entries = async (deliveryId: number) =>
+  (await sql<{ state: string }>`SELECT state FROM pgboss.job WHERE name = ${QUEUES.webhookDelivery} AND data->>'delivery_id' = ${String(deliveryId)}`.execute(t.database.db)).rows;
 
 const deliveryOf = (jobId: string) => t.database.db.selectFrom("webhook_deliveries").selectAll().where("job_id", "=", jobId).executeTakeFirstOrThrow();
 
@@ -123,7 +130,7 @@ describe("webhook delivery", () => {
     }
   });
 
-  test("a pending delivery whose queue entry was lost is queued again and delivered under the same id", async () => {
+  test("a failed attempt's retry waits unqueued; a delivery handed to the queue whose entry was lost is queued again and delivered under the same id", async () => {
     const { key, receiver, endpointId } = await account((_request, attempt) => (attempt === 1 ? 500 : 204));
     const id = await submitAndCancel(key);
     const first = await receiver.waitFor((r) => r.payload.data.id === id);
@@ -132,10 +139,10 @@ describe("webhook delivery", () => {
       return row.attempts === 1 ? row : undefined;
     });
     assert.equal(delivery.state, "pending");
-    // The retry is queued an hour ahead. Lose that queue entry, and let the hour pass.
-    const lost = await sql`DELETE FROM pgboss.job WHERE name = ${QUEUES.webhookDelivery} AND data->>'delivery_id' = ${String(delivery.id)} AND state IN ('created', 'retry')`.execute(t.database.db);
-    assert.equal(lost.numAffectedRows, 1n);
-    await t.database.db.updateTable("webhook_deliveries").set({ next_attempt_at: sql<Date>`now() - interval '1 hour'` }).where("id", "=", delivery.id).execute();
+    assert.equal(delivery.enqueued, false, "the retry, an hour ahead, is the relay's to queue when due");
+    assert.equal((await entries(delivery.id)).filter((e) => e.state !== "completed").length, 0);
+    // Say the relay handed it over and the queue lost the entry; the hour passes.
+    await t.database.db.updateTable("webhook_deliveries").set({ enqueued: true, next_attempt_at: sql<Date>`now() - interval '1 hour'` }).where("id", "=", delivery.id).execute();
 
     const retried = await receiver.waitFor((r) => r.payload.data.id === id && r.answered === 204, 120_000);
     assert.equal(retried.id, first.id, "one webhook-id across attempts");
@@ -147,7 +154,7 @@ describe("webhook delivery", () => {
     assert.deepEqual(entry.attempts.map((a: { status_code: number }) => a.status_code), [500, 204]);
   });
 
-  test("a delivery re-queued while its old queue entry still runs is attempted once", async () => {
+  test("a delivery re-queued while its old queue entry still waits is attempted once", async () => {
     const { key, receiver, endpointId } = await account((_request, attempt) => (attempt === 1 ? 500 : 204));
     const id = await submitAndCancel(key);
     await receiver.waitFor((r) => r.payload.data.id === id);
@@ -155,18 +162,22 @@ describe("webhook delivery", () => {
       const row = await deliveryOf(id);
       return row.attempts === 1 ? row : undefined;
     });
-    const entries = async () =>
-      (await sql<{ state: string }>`SELECT state FROM pgboss.job WHERE name = ${QUEUES.webhookDelivery} AND data->>'delivery_id' = ${String(delivery.id)}`.execute(t.database.db)).rows;
-    // The hour passes with the retry's entry still there (say it waited behind a backlog): the
+    // The retry was handed over, and its entry waits behind a backlog past the overdue mark: the
     // delivery is re-queued, and then the old entry comes due too. Both run.
-    await t.database.db.updateTable("webhook_deliveries").set({ next_attempt_at: sql<Date>`now() - interval '1 hour'` }).where("id", "=", delivery.id).execute();
-    await until("the re-queue", async () => ((await entries()).length === 3 ? true : undefined));
+    const boss = await startQueueClient(t.database.url, { supervise: false, schedule: false }, { max: 1 }, pino({ level: "silent" }));
+    try {
+      await boss.send(QUEUES.webhookDelivery, { delivery_id: delivery.id, attempts_before: 1 }, { startAfter: 3600 });
+    } finally {
+      await boss.stop({ graceful: false, close: true });
+    }
+    await t.database.db.updateTable("webhook_deliveries").set({ enqueued: true, next_attempt_at: sql<Date>`now() - interval '1 hour'` }).where("id", "=", delivery.id).execute();
+    await until("the re-queue", async () => ((await entries(delivery.id)).length === 3 ? true : undefined));
     await sql`UPDATE pgboss.job SET start_after = now() WHERE name = ${QUEUES.webhookDelivery} AND data->>'delivery_id' = ${String(delivery.id)} AND state = 'created'`.execute(t.database.db);
 
     await receiver.waitFor((r) => r.payload.data.id === id && r.answered === 204, 120_000);
-    // Three entries in all (the first attempt, the retry, the re-queue), every one finished.
+    // Three entries in all (the first attempt, the old one, the re-queue), every one finished.
     await until("every queue entry settled", async () => {
-      const rows = await entries();
+      const rows = await entries(delivery.id);
       return rows.length === 3 && rows.every((row) => row.state === "completed") ? rows : undefined;
     });
     const log = await t.request("GET", `/v1/webhook_endpoints/${endpointId}/deliveries`, { key });
@@ -176,16 +187,38 @@ describe("webhook delivery", () => {
     assert.equal(receiver.unique().filter((r) => r.payload.data.id === id).length, 1, "one event");
   });
 
-  // Run last: the hanging request holds one of the two slots until the server closes.
-  test("a receiver that never answers holds one slot; other receivers' deliveries go on meanwhile", async () => {
+  test("a delivery due past the 24 h window whose queue entry was lost is given up, not queued again", async () => {
+    const { key } = await account(() => 204);
+    const id = await submitAndCancel(key);
+    await until("delivered", async () => ((await deliveryOf(id)).state === "delivered" ? true : undefined));
+    // Put it back as if its queue entry were lost a day and more ago.
+    await t.database.db
+      .updateTable("webhook_deliveries")
+      .set({ state: "pending", enqueued: true, event_at: sql<Date>`now() - interval '25 hours'`, next_attempt_at: sql<Date>`now() - interval '1 hour'` })
+      .where("job_id", "=", id)
+      .execute();
+    await until("given up", async () => ((await deliveryOf(id)).state === "failed" ? true : undefined));
+    assert.equal((await entries((await deliveryOf(id)).id)).length, 1, "only the first attempt's entry");
+  });
+
+  // Run last: the hanging requests hold one of the two slots until the server closes.
+  test("an account with 10 endpoints that never answer holds one slot; another account's deliveries go on meanwhile", async () => {
     const dead = await account(() => "never");
+    for (let i = 1; i < 10; i++) {
+      const res = await t.request("POST", "/v1/webhook_endpoints", { key: dead.key, body: { url: webhookReceiver(server, `/dead-${serial}-${i}`, () => "never").url } });
+      assert.equal(res.status, 201);
+    }
     const live = await account();
-    const deadJob = await submitAndCancel(dead.key);
-    const hanging = await dead.receiver.waitFor((r) => r.payload.data.id === deadJob, 120_000);
-    // With WEBHOOK_CONCURRENCY 2, one slot is taken for 60 s; three deliveries must pass through the other.
+    // Submit-and-cancel churn: 30 deliveries that each hang for 60 s.
+    const deadJobs = [await submitAndCancel(dead.key), await submitAndCancel(dead.key), await submitAndCancel(dead.key)];
+    const hanging = await dead.receiver.waitFor((r) => r.payload.data.id === deadJobs[0], 120_000);
+    // With WEBHOOK_CONCURRENCY 2, the dead account's share is one place; three deliveries must pass through the other.
     const jobs = [await submitAndCancel(live.key), await submitAndCancel(live.key), await submitAndCancel(live.key)];
     for (const id of jobs) await live.receiver.waitFor((r) => r.payload.data.id === id, 120_000);
     assert.ok(hanging.open, "every delivery arrived while the dead receiver's attempt was still waiting for an answer");
-    assert.equal((await deliveryOf(deadJob)).attempts, 0, "that attempt is still in flight");
+    const deadDeliveries = await t.database.db.selectFrom("webhook_deliveries").select(["attempts", "enqueued"]).where("job_id", "in", deadJobs).execute();
+    assert.equal(deadDeliveries.length, 30);
+    assert.equal(deadDeliveries.filter((d) => d.enqueued).length, 1, "one of the 30 in the queue");
+    assert.equal(deadDeliveries.reduce((sum, d) => sum + d.attempts, 0), 0, "that attempt is still in flight");
   });
 });

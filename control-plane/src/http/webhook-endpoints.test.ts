@@ -73,16 +73,36 @@ describe("SSRF policy of webhook URLs", () => {
 });
 
 describe("endpoints", () => {
-  test("created with the terminal events by default and a secret shown once", async () => {
+  test("a disabled endpoint shows as such; POST …/enable enables it (write scope, the account's own only)", async () => {
+    const { api_key, account_id } = await t.createKey();
+    const created = (await create({ url: URL_OK }, api_key)).body;
+    const reason = "every attempt failed since 2030-01-01T00:00:00.000Z (20 attempts)";
+    await t.database.db.updateTable("webhook_endpoints").set({ disabled_at: new Date("2030-01-04T00:00:00.000Z"), disabled_reason: reason }).where("id", "=", created.id).execute();
+    const [shown] = (await t.request("GET", "/v1/webhook_endpoints", { key: api_key })).body.webhook_endpoints;
+    assert.deepEqual([shown.status, shown.disabled_at, shown.disabled_reason], ["disabled", "2030-01-04T00:00:00.000Z", reason]);
+    const reader = await t.createKey({ scopes: ["subtitles:read"], accountId: account_id });
+    const readOnly = await t.request("POST", `/v1/webhook_endpoints/${created.id}/enable`, { key: reader.api_key });
+    assertErrorShape(readOnly.body, "INSUFFICIENT_SCOPE");
+    const stranger = await t.createKey();
+    const notMine = await t.request("POST", `/v1/webhook_endpoints/${created.id}/enable`, { key: stranger.api_key });
+    assert.equal(notMine.status, 404);
+    assertErrorShape(notMine.body, "NOT_FOUND");
+    const enabled = await t.request("POST", `/v1/webhook_endpoints/${created.id}/enable`, { key: api_key });
+    assert.equal(enabled.status, 200);
+    assert.deepEqual(enabled.body, { id: created.id, url: URL_OK, events: created.events, status: "enabled", disabled_at: null, disabled_reason: null, created_at: created.created_at });
+  });
+
+  test("created with the terminal events and webhook_endpoint.disabled by default, enabled, and a secret shown once", async () => {
     const { api_key } = await t.createKey();
     const res = await create({ url: URL_OK }, api_key);
     assert.equal(res.status, 201);
     assert.match(res.body.id, /^we_[0-9A-HJKMNP-TV-Z]{26}$/);
-    assert.deepEqual(res.body.events, ["job.completed", "job.failed", "job.canceled"]);
+    assert.deepEqual(res.body.events, ["job.completed", "job.failed", "job.canceled", "webhook_endpoint.disabled"]);
     assert.match(res.body.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
     const list = await t.request("GET", "/v1/webhook_endpoints", { key: api_key });
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body, { webhook_endpoints: [{ id: res.body.id, url: URL_OK, events: res.body.events, created_at: res.body.created_at }] });
+    const shown = { id: res.body.id, url: URL_OK, events: res.body.events, status: "enabled", disabled_at: null, disabled_reason: null, created_at: res.body.created_at };
+    assert.deepEqual(list.body, { webhook_endpoints: [shown] });
   });
 
   test("at most 10 per account, also when requests race", async () => {

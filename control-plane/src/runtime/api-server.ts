@@ -18,7 +18,9 @@ import { createEventStreams } from "../http/event-streams.ts";
 import { createStartupApp } from "../http/startup-app.ts";
 import { startJobQueue, type JobQueue } from "../queue/job-queue.ts";
 import { createStreamLeases } from "../services/event-stream-leases.ts";
+import type { DnsOptions } from "@caption/shared/net/dns-resolve";
 import { createLanguageSupport } from "../services/language-support.ts";
+import { createLookupGate } from "../services/lookup-gate.ts";
 import { createResultLinks } from "../storage/create-result-links.ts";
 import { createUrlSigner } from "../storage/signed-url.ts";
 import { createUploadStore } from "../storage/upload-store.ts";
@@ -52,6 +54,8 @@ export interface ApiServerOptions {
   webhookRequeueMs?: number;
   /** How often expired uploads are deleted (default 60 s). */
   uploadSweepMs?: number;
+  /** Tests and benchmarks only: the name servers webhook URLs are resolved with (default the system's). */
+  dns?: DnsOptions;
   /** The endpoints served and published (default every route of the API); tests add declarations of their own. */
   routes?: readonly RouteSpec[];
 }
@@ -119,18 +123,21 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS,
     logger,
   });
-  const relay = startWebhookRelay({ db, queue, logger, now, sweepMs: options.webhookSweepMs ?? 5000, requeueMs: options.webhookRequeueMs });
+  const sweeps = { sweepMs: options.webhookSweepMs ?? 5000, requeueMs: options.webhookRequeueMs };
+  const relay = startWebhookRelay({ db, queue, logger, now, capacity: env.WEBHOOK_CONCURRENCY, ...sweeps });
   listener.subscribe(WEBHOOKS_CHANNEL, null, relay.wake);
+  const lookupGate = createLookupGate();
+  const dns = options.dns ? { dns: options.dns } : {};
   const senderDeps = {
     db,
-    queue,
     resultLinks,
     publicBaseUrl: env.PUBLIC_BASE_URL,
     fallbackBaseUrl: url,
-    post: { timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000, allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS },
+    post: { timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000, allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS, lookupGate, ...dns },
     retryBaseMs: env.WEBHOOK_RETRY_BASE_SECONDS * 1000,
     logger,
     now,
+    onSettled: relay.wake,
   };
   await queue.work({ [QUEUES.webhookDelivery]: { concurrency: env.WEBHOOK_CONCURRENCY, handle: (attempt) => sendWebhookAttempt(senderDeps, attempt) } });
   const eventStreams = createEventStreams();
@@ -155,6 +162,8 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     heartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
     allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS,
     uploads: { store: uploadStore, tus },
+    lookupGate,
+    ...dns,
     previewLimits: {
       perMinute: env.PREVIEW_RATE_LIMIT_PER_MINUTE,
       stillMs: env.PREVIEW_STILL_DEADLINE_SECONDS * 1000,

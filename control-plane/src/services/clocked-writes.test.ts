@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { createKey, revokeKey } from "./account-admin.ts";
+import { createLookupGate } from "./lookup-gate.ts";
 import { createWebhookEndpoint } from "./webhook-endpoint-service.ts";
 
 const AT = new Date("2030-01-02T03:04:05.000Z");
@@ -21,7 +22,11 @@ test("a revoked key's revoked_at is the given now; a second revoke finds no acti
 
 test("a webhook endpoint is created at the clock's now", async () => {
   const { account_id } = await createKey(database.db, { name: "w", scopes: ["subtitles:write"], credits: 0 });
-  const created = await createWebhookEndpoint(database.db, account_id, { url: "https://hooks.example.com/in" }, { allowPrivateAddresses: false, now: () => AT });
+  const created = await createWebhookEndpoint(database.db, account_id, { url: "https://hooks.example.com/in" }, {
+    allowPrivateAddresses: false,
+    lookupGate: createLookupGate(),
+    now: () => AT,
+  });
   assert.equal(created.created_at, AT.toISOString());
 });
 

@@ -4,7 +4,7 @@ import { deleteRateWindowsBefore } from "../db/api-key-repository.ts";
 import { deleteExpiredIdempotencyRecords } from "../db/idempotency-repository.ts";
 import { deleteProgressEventsBefore } from "../db/job-event-repository.ts";
 import { deleteStalePreviewRows } from "../db/preview-repository.ts";
-import { deleteSettledDeliveriesBefore } from "../db/webhook-delivery-repository.ts";
+import { deleteDeliveriesBefore } from "../db/webhook-delivery-repository.ts";
 
 const EVERY_MS = 60_000;
 const RATE_WINDOWS_KEPT_MS = 5 * 60_000;
@@ -15,7 +15,7 @@ const PROGRESS_EVENTS_KEPT_MS = 8 * 24 * 3600_000;
 const PREVIEW_RESULTS_KEPT_MS = 60_000;
 
 /**
- * Prunes rate-limit windows (previews' too), expired idempotency records, week-old settled webhook deliveries
+ * Prunes rate-limit windows (previews' too), expired idempotency records, week-old webhook deliveries (stuck pending ones too)
  * and progress events, and previews nobody took; safe to run in every API process.
  */
 export function startMaintenance(db: Db, logger: Logger, now: () => Date): { stop(): void } {
@@ -26,7 +26,7 @@ export function startMaintenance(db: Db, logger: Logger, now: () => Date): { sto
     Promise.all([
       deleteRateWindowsBefore(db, windowsBefore),
       deleteExpiredIdempotencyRecords(db),
-      deleteSettledDeliveriesBefore(db, deliveriesBefore),
+      deleteDeliveriesBefore(db, deliveriesBefore),
       deleteProgressEventsBefore(db, progressBefore),
       deleteStalePreviewRows(db, new Date(Date.now() - PREVIEW_RESULTS_KEPT_MS), windowsBefore),
     ]).catch((error: unknown) => logger.warn({ err: error }, "maintenance failed"));

@@ -1,11 +1,17 @@
 import { pinnedHttpsRequest } from "@caption/shared/net/pinned-https";
+import type { DnsOptions } from "@caption/shared/net/dns-resolve";
 import { parseHttpsUrl, resolveTarget } from "@caption/shared/net/resolve-target";
+import type { LookupGate } from "./lookup-gate.ts";
 
 export interface WebhookPostOptions {
   /** DNS, connect, TLS, the answer and its body together. */
   timeoutMs: number;
   /** Tests only (ALLOW_PRIVATE_VIDEO_URLS): lets deliveries reach loopback and private addresses. */
   allowPrivateAddresses: boolean;
+  /** Each account's cap on name lookups in flight; none in unit tests of the POST alone. */
+  lookupGate?: LookupGate;
+  /** Tests and benchmarks only: the name servers to ask. */
+  dns?: DnsOptions;
 }
 
 export type PostResult = { statusCode: number; error: string | null } | { statusCode: null; error: string };
@@ -19,10 +25,23 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
  * the checked address, no redirects followed (a 3xx is a failed attempt). Never throws: every
  * outcome is a status code or an error text for the delivery log.
  */
-export async function postWebhook(url: string, headers: Record<string, string>, body: string, options: WebhookPostOptions): Promise<PostResult> {
+export async function postWebhook(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  options: WebhookPostOptions,
+  accountId = "",
+): Promise<PostResult> {
   const signal = AbortSignal.timeout(options.timeoutMs);
+  const gate = options.lookupGate;
   try {
-    const target = await resolveTarget(parseHttpsUrl(url, { label: "webhook URL" }), { label: "webhook URL", signal, allowPrivateAddresses: options.allowPrivateAddresses });
+    const target = await resolveTarget(parseHttpsUrl(url, { label: "webhook URL" }), {
+      label: "webhook URL",
+      signal,
+      allowPrivateAddresses: options.allowPrivateAddresses,
+      ...(options.dns ? { dns: options.dns } : {}),
+      ...(gate ? { gateLookup: <T>(lookup: () => Promise<T>) => gate.run(accountId, signal, lookup) } : {}),
+    });
     const response = await pinnedHttpsRequest(target, {
       method: "POST",
       signal,

@@ -1,25 +1,25 @@
 import type { Db } from "@caption/shared/db/database";
 import { WEBHOOK_OVERDUE_SECONDS } from "@caption/shared/jobs/catalog";
 import type { Logger } from "pino";
-import { claimDeliveriesToEnqueue, claimOverdueDeliveries, markDueAt, markEnqueued } from "../db/webhook-delivery-repository.ts";
+import { claimDeliveriesToEnqueue, claimOverdueDeliveries, lockRelay, markDueAt, markEnqueued, markFailed, nextDueAt } from "../db/webhook-delivery-repository.ts";
 import type { JobQueue } from "../queue/job-queue.ts";
+import { RETRY_WINDOW_MS } from "./webhook-retry-schedule.ts";
 
-/** The channel the jobs_record_event trigger notifies when it queued deliveries. */
+/** The channel the jobs_record_event trigger (and a disabled endpoint's event) notifies when deliveries were queued. */
 export const WEBHOOKS_CHANNEL = "caption_webhooks";
 const BATCH = 100;
 
 /**
- * Hands new outbox rows to the queue: each is locked, queued (pg-boss, on the same transaction) and
- * marked in one commit, so a row is queued exactly once whichever API process gets it first.
- * Returns how many it handed over.
+ * Hands due outbox rows to the queue, fairly (see claimDeliveriesToEnqueue): chosen under a lock all
+ * relays share, queued (pg-boss, on the same transaction) and marked in one commit, so a row is queued
+ * once whichever API process gets it first. Returns how many it handed over.
  */
-async function relayDeliveries(db: Db, queue: JobQueue, now: () => Date): Promise<number> {
+async function relayDeliveries(db: Db, queue: JobQueue, now: Date, capacity: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const rows = await claimDeliveriesToEnqueue(trx, BATCH);
-    for (const row of rows) {
-      await queue.enqueueWebhookAttempt(trx, { delivery_id: row.id, attempts_before: row.attempts }, row.next_attempt_at ?? now());
-    }
-    await markEnqueued(trx, rows.map((row) => row.id));
+    await lockRelay(trx);
+    const rows = await claimDeliveriesToEnqueue(trx, now, BATCH, capacity);
+    for (const row of rows) await queue.enqueueWebhookAttempt(trx, { delivery_id: row.id, attempts_before: row.attempts }, now);
+    await markEnqueued(trx, rows.map((row) => row.id), now);
     return rows.length;
   });
 }
@@ -33,8 +33,12 @@ async function relayDeliveries(db: Db, queue: JobQueue, now: () => Date): Promis
 async function requeueOverdueDeliveries(db: Db, queue: JobQueue, now: Date): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const rows = await claimOverdueDeliveries(trx, new Date(now.getTime() - WEBHOOK_OVERDUE_SECONDS * 1000), BATCH);
-    for (const row of rows) await queue.enqueueWebhookAttempt(trx, { delivery_id: row.id, attempts_before: row.attempts }, now);
-    await markDueAt(trx, rows.map((row) => row.id), now);
+    // One whose event left the retry window is given up: a send that keeps failing before any attempt is never re-queued for ever.
+    const expired = rows.filter((row) => now.getTime() - new Date(row.event_at).getTime() >= RETRY_WINDOW_MS);
+    const again = rows.filter((row) => !expired.includes(row));
+    for (const row of again) await queue.enqueueWebhookAttempt(trx, { delivery_id: row.id, attempts_before: row.attempts }, now);
+    await markDueAt(trx, again.map((row) => row.id), now);
+    await markFailed(trx, expired.map((row) => row.id));
     return rows.length;
   });
 }
@@ -54,34 +58,41 @@ export interface WebhookRelayDeps {
   sweepMs: number;
   /** How often to look for overdue deliveries (default every minute). */
   requeueMs?: number;
+  /** Attempts a sender process keeps in flight (WEBHOOK_CONCURRENCY): the places accounts share. */
+  capacity: number;
 }
 
 /**
- * Relays at start (deliveries queued while no API ran), whenever woken, and every `sweepMs`; every
- * `requeueMs` it re-queues overdue deliveries.
+ * Relays at start (deliveries queued while no API ran), whenever woken (a new delivery, an attempt
+ * settled), when the next retry comes due, and every `sweepMs`; every `requeueMs` it re-queues overdue deliveries.
  */
 export function startWebhookRelay(deps: WebhookRelayDeps): WebhookRelay {
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
+  let dueTimer: NodeJS.Timeout | undefined;
   const pass = async () => {
     do {
       again = false;
       try {
-        while ((await relayDeliveries(deps.db, deps.queue, deps.now)) === BATCH && !stopped);
+        while ((await relayDeliveries(deps.db, deps.queue, deps.now(), deps.capacity)) === BATCH && !stopped);
+        // A retry waits unqueued until due: wake then (the sweep is the backstop).
+        const due = await nextDueAt(deps.db, deps.now());
+        clearTimeout(dueTimer);
+        if (due && !stopped) dueTimer = setTimeout(wake, Math.min(Math.max(due.getTime() - deps.now().getTime(), 0) + 5, deps.sweepMs)).unref();
       } catch (error) {
         deps.logger.warn({ err: error }, "webhook relay failed; retrying at the next sweep");
       }
     } while (again && !stopped);
   };
-  const wake = () => {
+  function wake() {
     if (stopped) return;
     if (running) {
       again = true;
       return;
     }
     running = pass().finally(() => (running = undefined));
-  };
+  }
 
   let requeueing: Promise<void> | undefined;
   const requeue = () => {
@@ -107,6 +118,7 @@ export function startWebhookRelay(deps: WebhookRelayDeps): WebhookRelay {
     async stop() {
       stopped = true;
       for (const timer of timers) clearInterval(timer);
+      clearTimeout(dueTimer);
       await Promise.all([running, requeueing]);
     },
   };

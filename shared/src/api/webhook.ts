@@ -2,15 +2,24 @@ import { Type, type Static } from "@sinclair/typebox";
 import { JobSchema } from "./job.ts";
 import { LiteralUnion, Nullable } from "./style.ts";
 
-/** What a webhook endpoint can subscribe to; terminal events by default. */
-export const WEBHOOK_EVENT_TYPES = ["job.completed", "job.failed", "job.canceled", "job.progress"] as const;
+/** A job's events: `data` is the Job. */
+export const JOB_WEBHOOK_EVENT_TYPES = ["job.completed", "job.failed", "job.canceled", "job.progress"] as const;
+export type JobWebhookEventType = (typeof JOB_WEBHOOK_EVENT_TYPES)[number];
+/** An endpoint's own events, sent to the account's other endpoints: `data` is the endpoint. */
+export const ENDPOINT_WEBHOOK_EVENT_TYPES = ["webhook_endpoint.disabled"] as const;
+/** What a webhook endpoint can subscribe to; terminal events and endpoint events by default. */
+export const WEBHOOK_EVENT_TYPES = [...JOB_WEBHOOK_EVENT_TYPES, ...ENDPOINT_WEBHOOK_EVENT_TYPES] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-export const DEFAULT_WEBHOOK_EVENTS: readonly WebhookEventType[] = ["job.completed", "job.failed", "job.canceled"];
+export const DEFAULT_WEBHOOK_EVENTS: readonly WebhookEventType[] = ["job.completed", "job.failed", "job.canceled", "webhook_endpoint.disabled"];
 export const MAX_WEBHOOK_ENDPOINTS = 10;
+/** An endpoint whose every attempt failed for this long, and at least DISABLE_AFTER_ATTEMPTS of them, is disabled. */
+export const DISABLE_AFTER_FAILING_MS = 3 * 24 * 3600 * 1000;
+export const DISABLE_AFTER_ATTEMPTS = 20;
 /** How many of an endpoint's deliveries its delivery list shows. */
 export const RECENT_WEBHOOK_DELIVERIES = 50;
 
 const EventTypeSchema = LiteralUnion(WEBHOOK_EVENT_TYPES);
+export const WEBHOOK_ENDPOINT_STATUSES = ["enabled", "disabled"] as const;
 const EndpointUrl = Type.String({ format: "uri", maxLength: 2048, pattern: "^[hH][tT][tT][pP][sS]://[^/?#@\\s]", description: "HTTPS URL that receives the deliveries; redirects are not followed" });
 
 export const WebhookEndpointRequestSchema = Type.Object(
@@ -26,6 +35,9 @@ const endpointFields = {
   id: Type.String({ description: "we_ followed by a 26-character ULID" }),
   url: Type.String({ format: "uri" }),
   events: Type.Array(EventTypeSchema),
+  status: LiteralUnion(WEBHOOK_ENDPOINT_STATUSES, { description: "disabled: deliveries stopped after days of failed attempts; POST …/enable resumes them" }),
+  disabled_at: Nullable(Type.String({ format: "date-time", description: "When it was disabled; null while enabled" })),
+  disabled_reason: Nullable(Type.String({ description: "Why it was disabled; null while enabled" })),
   created_at: Type.String({ format: "date-time" }),
 };
 
@@ -64,7 +76,7 @@ export const WebhookDeliverySchema = Type.Object(
     id: Type.String(),
     event_id: Type.String({ description: "The webhook-id header: the same on every retry" }),
     type: EventTypeSchema,
-    job_id: Type.String(),
+    job_id: Nullable(Type.String({ description: "null for an endpoint's own event (webhook_endpoint.disabled)" })),
     status: LiteralUnion(WEBHOOK_DELIVERY_STATES),
     next_attempt_at: Nullable(Type.String({ format: "date-time", description: "When the next retry is due; null once delivered or given up" })),
     created_at: Type.String({ format: "date-time" }),
@@ -83,10 +95,21 @@ export type WebhookDeliveryList = Static<typeof WebhookDeliveryListSchema>;
 /** The body of every delivery (Standard Webhooks), signed as sent. */
 export const WebhookPayloadSchema = Type.Object(
   {
-    type: EventTypeSchema,
+    type: LiteralUnion(JOB_WEBHOOK_EVENT_TYPES),
     timestamp: Type.String({ format: "date-time", description: "When the event happened" }),
     data: JobSchema,
   },
   { additionalProperties: false, $id: "WebhookPayload" },
 );
 export type WebhookPayload = Static<typeof WebhookPayloadSchema>;
+
+/** The body of an endpoint's own event, sent to the account's other endpoints subscribed to it. */
+export const WebhookEndpointEventPayloadSchema = Type.Object(
+  {
+    type: LiteralUnion(ENDPOINT_WEBHOOK_EVENT_TYPES),
+    timestamp: Type.String({ format: "date-time", description: "When the event happened" }),
+    data: WebhookEndpointSchema,
+  },
+  { additionalProperties: false, $id: "WebhookEndpointEventPayload" },
+);
+export type WebhookEndpointEventPayload = Static<typeof WebhookEndpointEventPayloadSchema>;

@@ -185,14 +185,21 @@ export interface WebhookEndpointsTable {
   /** Standard Webhooks signing secret (`whsec_…`). */
   secret: string;
   created_at: Timestamp;
+  /** Set when deliveries stopped after days of failures (or null: enabled). */
+  disabled_at: NullableTimestamp;
+  disabled_reason: string | null;
+  /** The first failed attempt of the current run of failures; null after a success. */
+  failing_since: NullableTimestamp;
+  consecutive_failures: Generated<number>;
 }
 
 /** The webhook outbox: one row per event and endpoint, queued by the jobs_record_event trigger. */
 export interface WebhookDeliveriesTable {
   id: Generated<number>;
   endpoint_id: string;
-  job_event_id: number;
-  job_id: string;
+  /** Null for an endpoint's own event (webhook_endpoint.disabled), whose payload is fixed when queued. */
+  job_event_id: number | null;
+  job_id: string | null;
   event_id: string;
   type: WebhookEventType;
   event_at: Timestamp;
@@ -201,6 +208,8 @@ export interface WebhookDeliveriesTable {
   attempts: Generated<number>;
   next_attempt_at: NullableTimestamp;
   payload: string | null;
+  /** Sends that failed inside the service before an attempt was made. */
+  internal_failures: Generated<number>;
   created_at: Generated<Date>;
 }
 

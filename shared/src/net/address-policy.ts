@@ -1,7 +1,8 @@
 import { BlockList, isIPv4, isIPv6 } from "node:net";
 
 // The SSRF policy of every URL a user gives us to fetch or call: video sources and webhook endpoints.
-export type AddressVerdict = { allowed: true } | { allowed: false; reason: string };
+/** `reason` names the address; `category` ("loopback", "private", …) does not, for messages about resolved names. */
+export type AddressVerdict = { allowed: true } | { allowed: false; reason: string; category: string };
 
 type Family = "ipv4" | "ipv6";
 
@@ -93,14 +94,14 @@ export function checkAddress(address: string): AddressVerdict {
   const bare = address.replace(/%.*$/, "");
   if (isIPv4(bare)) {
     const reason = firstMatch(bare, "ipv4");
-    return reason === null ? { allowed: true } : { allowed: false, reason: `${reason} address ${bare}` };
+    return reason === null ? { allowed: true } : { allowed: false, reason: `${reason} address ${bare}`, category: reason };
   }
-  if (!isIPv6(bare)) return { allowed: false, reason: `${address} is not an IP address` };
+  if (!isIPv6(bare)) return { allowed: false, reason: `${address} is not an IP address`, category: "not an IP address" };
   const ipv4 = embeddedIpv4(bare);
   if (ipv4 !== null) {
     const verdict = checkAddress(ipv4);
-    return verdict.allowed ? verdict : { allowed: false, reason: `${verdict.reason} (embedded in ${bare})` };
+    return verdict.allowed ? verdict : { ...verdict, reason: `${verdict.reason} (embedded in ${bare})` };
   }
   const reason = firstMatch(bare, "ipv6");
-  return reason === null ? { allowed: true } : { allowed: false, reason: `${reason} address ${bare}` };
+  return reason === null ? { allowed: true } : { allowed: false, reason: `${reason} address ${bare}`, category: reason };
 }

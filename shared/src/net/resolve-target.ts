@@ -1,6 +1,6 @@
-import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { checkAddress } from "./address-policy.ts";
+import { resolveHostAddresses, type DnsOptions } from "./dns-resolve.ts";
 
 // One SSRF-safe way to reach a URL a user gave us (a video source, a webhook endpoint): HTTPS only,
 // the host resolved once, every address it has checked against the policy, and the connection
@@ -32,13 +32,12 @@ export interface TargetOptions {
   label: string;
 }
 
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
+export interface ResolveOptions extends TargetOptions {
+  signal: AbortSignal;
+  allowPrivateAddresses: boolean;
+  dns?: DnsOptions;
+  /** Runs the name lookup (not for IP literals) when the caller allows it: a cap on one account's lookups in flight. */
+  gateLookup?: <T>(lookup: () => Promise<T>) => Promise<T>;
 }
 
 /** Parses the URL and allows only HTTPS. */
@@ -53,13 +52,17 @@ export function parseHttpsUrl(raw: string, options: TargetOptions): URL {
   return url;
 }
 
-/** The first refused address of `addresses`, as the message that explains it; null when all are allowed. */
+/**
+ * The first refused address of `addresses`, as the message that explains it; null when all are allowed.
+ * A resolved name's message says the kind of address, never the address: what our resolver answers
+ * (an internal network's layout) is not the caller's to see.
+ */
 function refusal(addresses: readonly { address: string }[], hostname: string, literal: boolean, label: string): string | null {
   for (const { address } of addresses) {
     const verdict = checkAddress(address);
     if (!verdict.allowed) {
-      const subject = literal ? `The ${label} points to a` : `${hostname} resolves to a`;
-      return `${subject} ${verdict.reason}, which is not allowed`;
+      if (literal) return `The ${label} points to a ${verdict.reason}, which is not allowed`;
+      return `${hostname} resolves to a ${verdict.category} address, which is not allowed`;
     }
   }
   return null;
@@ -69,7 +72,7 @@ function refusal(addresses: readonly { address: string }[], hostname: string, li
  * Resolves the URL's host once and applies the SSRF policy to every address it has. Rejects with an
  * UnsafeTargetError (or the signal's reason when aborted).
  */
-export async function resolveTarget(url: URL, opts: TargetOptions & { signal: AbortSignal; allowPrivateAddresses: boolean }): Promise<ResolvedTarget> {
+export async function resolveTarget(url: URL, opts: ResolveOptions): Promise<ResolvedTarget> {
   const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
   let addresses: { address: string; family: number }[];
   const literal = isIP(hostname);
@@ -77,7 +80,8 @@ export async function resolveTarget(url: URL, opts: TargetOptions & { signal: Ab
     addresses = [{ address: hostname, family: literal }];
   } else {
     try {
-      addresses = await raceAbort(lookup(hostname, { all: true, order: "ipv4first" }), opts.signal);
+      const lookup = () => resolveHostAddresses(hostname, opts.signal, opts.dns);
+      addresses = await (opts.gateLookup ? opts.gateLookup(lookup) : lookup());
     } catch (error) {
       if (opts.signal.aborted) throw opts.signal.reason;
       const code = (error as NodeJS.ErrnoException).code ?? "lookup failed";

@@ -1,13 +1,19 @@
-import { MAX_WEBHOOK_ENDPOINTS, RECENT_WEBHOOK_DELIVERIES } from "@caption/shared/api/webhook";
+import { DISABLE_AFTER_ATTEMPTS, DISABLE_AFTER_FAILING_MS, MAX_WEBHOOK_ENDPOINTS, RECENT_WEBHOOK_DELIVERIES, WebhookEndpointSchema } from "@caption/shared/api/webhook";
 import { WebhookDeliveryListSchema, WebhookEndpointCreatedSchema, WebhookEndpointListSchema, WebhookEndpointRequestSchema } from "@caption/shared/api/webhook";
-import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints } from "../../services/webhook-endpoint-service.ts";
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  enableWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+} from "../../services/webhook-endpoint-service.ts";
 import { principalOf } from "../middleware/authenticate.ts";
 import { error, json, rateLimited } from "../openapi-parts.ts";
 import { defineRoute } from "../route-spec.ts";
 
 const endpointId = { id: { description: "The webhook endpoint's id (we_…)" } };
 
-/** Account-level webhook endpoints: register (secret shown once), list, delete, and their recent deliveries. */
+/** Account-level webhook endpoints: register (secret shown once), list, enable again, delete, and their recent deliveries. */
 export const webhookRoutes = [
   defineRoute({
     method: "post",
@@ -16,7 +22,7 @@ export const webhookRoutes = [
       operationId: "createWebhookEndpoint",
       tags: ["Webhooks"],
       summary: "Register a webhook endpoint",
-      description: `Deliveries of the chosen events (default: the three terminal ones) go to this HTTPS URL, signed with the returned secret, which is shown only here. At most ${MAX_WEBHOOK_ENDPOINTS} endpoints per account.`,
+      description: `Deliveries of the chosen events (default: the three terminal ones and webhook_endpoint.disabled) go to this HTTPS URL, signed with the returned secret, which is shown only here. At most ${MAX_WEBHOOK_ENDPOINTS} endpoints per account.`,
     },
     auth: { scope: "subtitles:write", checkedBy: "middleware" },
     body: { schema: WebhookEndpointRequestSchema, limit: "16kb", tooLargeIs413: false },
@@ -29,6 +35,8 @@ export const webhookRoutes = [
     async handle(ctx, { deps, body: request }) {
       const created = await createWebhookEndpoint(deps.db, principalOf(ctx.state).accountId, request, {
         allowPrivateAddresses: deps.allowPrivateAddresses,
+        lookupGate: deps.lookupGate,
+        ...(deps.dns ? { dns: deps.dns } : {}),
         now: deps.now,
       });
       ctx.state.log.info({ webhook_endpoint_id: created.id, events: created.events }, "webhook endpoint created");
@@ -69,6 +77,32 @@ export const webhookRoutes = [
       await deleteWebhookEndpoint(deps.db, principalOf(ctx.state).accountId, ctx.params.id ?? "");
       ctx.state.log.info({ webhook_endpoint_id: ctx.params.id }, "webhook endpoint deleted");
       ctx.status = 204;
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/webhook_endpoints/{id}/enable",
+    doc: {
+      operationId: "enableWebhookEndpoint",
+      tags: ["Webhooks"],
+      summary: "Enable a disabled webhook endpoint",
+      description:
+        `An endpoint whose every attempt failed for ${DISABLE_AFTER_FAILING_MS / 86_400_000} days (${DISABLE_AFTER_ATTEMPTS} attempts at least) is disabled: no ` +
+        "deliveries are queued for it and its pending ones are given up. This enables it again with its failures forgotten; events from now on are delivered.",
+    },
+    auth: { scope: "subtitles:write", checkedBy: "middleware" },
+    params: endpointId,
+    responses: {
+      "200": { description: "The endpoint, enabled", ...json(WebhookEndpointSchema) },
+      "401": error("UNAUTHORIZED, INSUFFICIENT_SCOPE"),
+      "404": error("NOT_FOUND"),
+      "429": rateLimited,
+    },
+    async handle(ctx, { deps }) {
+      const endpoint = await enableWebhookEndpoint(deps.db, principalOf(ctx.state).accountId, ctx.params.id ?? "");
+      ctx.state.log.info({ webhook_endpoint_id: endpoint.id }, "webhook endpoint enabled");
+      ctx.set("Cache-Control", "no-store");
+      ctx.body = endpoint;
     },
   }),
   defineRoute({
