@@ -7,7 +7,7 @@ import { parseProresFrame, spliceProresRows } from "./prores-frames.ts";
 // is ever drawn, across the frame's width) is encoded, frame after frame; each of its frames is spliced into
 // `base`, one frame of the whole size encoded once (the empty canvas), and the movie made constant-rate as
 // writeConstantRateMov does. Encoding a 1080 × 1920 frame costs the encoder as much whether it is empty or
-// not; a caption strip is an eighth of it.
+// not; a caption strip is a seventh of it (1080 × 288 of 1080 × 1920), and costs a fifth.
 
 export interface StripPlacement {
   /** A ProRes frame of the whole size, coded as the strip is, holding what lies around the strip. */
@@ -19,12 +19,19 @@ export interface StripPlacement {
 /**
  * Writes `targetPath`: the strip movie at `stripPath` (sample data first, movie box last, its samples on the
  * frame grid) with every frame spliced into `placement.base`, one sample per frame of `rate`. The strip
- * movie is removed.
+ * movie is removed; so is a movie left unfinished (an abort between frames, a strip that does not fit).
  */
-export async function writeStripMovAsFrames(stripPath: string, targetPath: string, placement: StripPlacement, rate: ConstantRate): Promise<void> {
+export async function writeStripMovAsFrames(
+  stripPath: string,
+  targetPath: string,
+  placement: StripPlacement,
+  rate: ConstantRate,
+  signal?: AbortSignal,
+): Promise<void> {
   const base = parseProresFrame(placement.base);
   const strip = await open(stripPath, "r");
   const out = await open(targetPath, "w");
+  let written = false;
   try {
     const movie = await readMovieBox(strip, stripPath);
     const samples = readSamples(required(findBox([movie.moov], "moov", "trak", "mdia", "minf", "stbl"), "stbl"));
@@ -40,6 +47,7 @@ export async function writeStripMovAsFrames(stripPath: string, targetPath: strin
     await append(Buffer.alloc(16));
     const moved: { offset: number; size: number }[] = [];
     for (const sample of samples) {
+      signal?.throwIfAborted();
       const frame = spliceProresRows(base, parseProresFrame(await readExtent(strip, sample)), placement.firstRow);
       moved.push({ offset: position, size: frame.length });
       await append(frame);
@@ -48,8 +56,10 @@ export async function writeStripMovAsFrames(stripPath: string, targetPath: strin
     const moov = constantRateMoov(movie.moov, rate, moved);
     setPictureSize(moov, base.width, base.height);
     await append(serializeBox(moov));
+    written = true;
   } finally {
     await Promise.all([strip.close(), out.close()]);
+    if (!written) await rm(targetPath, { force: true });
   }
   await rm(stripPath, { force: true });
 }

@@ -8,7 +8,7 @@ import type { Band } from "./band-layout.ts";
 // The transparent caption video (output kind "overlay"): the caption band's pictures padded to the whole
 // frame with transparent pixels, encoded as they come. Nothing of the source is decoded. The MOV's encoder
 // is given only the strip of slice rows the band lies in; each of its frames is spliced into one empty frame
-// encoded once (media/prores-strip-mov.ts), which gives the bytes of the whole frame encoded at an eighth of
+// encoded once (media/prores-strip-mov.ts), which gives the bytes of the whole frame encoded at a fifth of
 // the cost. VP9 has no independent slices to splice: the WebM's encoder is given the whole frame.
 
 /** The transparent caption video: captions alone at the video's size on a transparent canvas. */

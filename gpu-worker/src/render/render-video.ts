@@ -126,7 +126,8 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
     try {
       const base = await emptyProresFrame(media, `${options.overlay.movPath}.empty`, { ffmpegBinary: options.ffmpegBinary, signal: options.signal });
       const placement = { base, firstRow: proresStrip(media, band).firstRow };
-      await writeStripMovAsFrames(movVfrPath, options.overlay.movPath, placement, { frames: frameCount(media), frameRate: frameRateFraction(media.frameRate) });
+      const rate = { frames: frameCount(media), frameRate: frameRateFraction(media.frameRate) };
+      await writeStripMovAsFrames(movVfrPath, options.overlay.movPath, placement, rate, options.signal);
     } finally {
       await rm(movVfrPath, { force: true });
     }
