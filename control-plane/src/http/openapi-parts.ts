@@ -1,24 +1,31 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { Scope } from "@caption/shared/api/scopes";
+import { ErrorBodySchema } from "@caption/shared/api/error";
 
-// Building blocks of the OpenAPI document (openapi.ts).
+// Building blocks of the OpenAPI document (openapi.ts) and of the routes' declared responses.
 
 /** Plain JSON Schema of a TypeBox schema: the same object that validates, minus TypeBox's symbols. */
 export const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema, (key, value) => (key === "$id" ? undefined : value)));
 
-export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-export const json = (name: string) => ({ content: { "application/json": { schema: ref(name) } } });
-export const error = (description: string) => ({ description, ...json("Error") });
+/** Marks a reference with the schema it names; openapi.ts gathers the marked schemas into `components.schemas`. */
+export const COMPONENT = Symbol("component");
+
+/** A reference to the component named by the schema's `$id`. */
+export const ref = (schema: TSchema) => {
+  if (typeof schema.$id !== "string") throw new Error("a schema the OpenAPI document names needs an $id");
+  return { $ref: `#/components/schemas/${schema.$id}`, [COMPONENT]: schema };
+};
+export const json = (schema: TSchema) => ({ content: { "application/json": { schema: ref(schema) } } });
+export const error = (description: string) => ({ description, ...json(ErrorBodySchema) });
 export const retryAfter = { "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait before retrying" } };
-export const rateLimited = { description: "RATE_LIMITED: the key's requests per minute are used up", headers: retryAfter, ...json("Error") };
+export const rateLimited = { description: "RATE_LIMITED: the key's requests per minute are used up", headers: retryAfter, ...json(ErrorBodySchema) };
 /** The refusals of every request that creates a job, beside its own 202 and 400. */
 export const jobCreationErrors = {
   "401": error("Missing or invalid API key (UNAUTHORIZED, INSUFFICIENT_SCOPE)"),
   "402": error("No prepaid seconds available (INSUFFICIENT_CREDITS)"),
-  "429": { description: "RATE_LIMITED or CONCURRENCY_LIMIT_EXCEEDED", headers: retryAfter, ...json("Error") },
-  "503": { description: "SERVICE_UNAVAILABLE", headers: retryAfter, ...json("Error") },
+  "429": { description: "RATE_LIMITED or CONCURRENCY_LIMIT_EXCEEDED", headers: retryAfter, ...json(ErrorBodySchema) },
+  "503": { description: "SERVICE_UNAVAILABLE", headers: retryAfter, ...json(ErrorBodySchema) },
 };
-export const idParam = (description: string) => ({ name: "id", in: "path", required: true, description, schema: { type: "string" } });
 
 /**
  * Bearer API keys carry scopes; an HTTP bearer scheme cannot list them, so each operation names the

@@ -1,23 +1,26 @@
-import { CancelResponseSchema, JobSchema } from "@caption/shared/api/job";
-import { ErrorBodySchema } from "@caption/shared/api/error";
-import { JobEventSchema } from "@caption/shared/api/job-event";
-import { PresetListSchema } from "@caption/shared/api/preset";
-import { PREVIEW_CONTENT_TYPES, PreviewRequestSchema } from "@caption/shared/api/preview";
-import { RenderRequestSchema } from "@caption/shared/api/render-request";
-import { SubmissionRequestSchema, SubmissionResponseSchema } from "@caption/shared/api/submission";
-import { TranscriptSchema } from "@caption/shared/api/transcript";
-import { QualityReportSchema } from "@caption/shared/api/quality-report";
-import { UsageSchema } from "@caption/shared/api/usage";
-import { WebhookDeliveryListSchema, WebhookEndpointCreatedSchema, WebhookEndpointListSchema, WebhookEndpointRequestSchema, WebhookPayloadSchema } from "@caption/shared/api/webhook";
-import { bearer, error, idParam, jobCreationErrors, json, needs, plain, rateLimited, retryAfter } from "./openapi-parts.ts";
-import { fileAndEventPaths, webhookPaths, webhooks } from "./openapi-notification-paths.ts";
+import type { TSchema } from "@sinclair/typebox";
+import { bearer, COMPONENT, json, needs, plain } from "./openapi-parts.ts";
+import { webhooks } from "./openapi-webhooks.ts";
+import { pathParams, type RouteSpec } from "./route-spec.ts";
 
-const jobIdParam = idParam("The job's id (job_…)");
-const idempotencyKey = { name: "Idempotency-Key", in: "header", required: false, description: "1–255 visible ASCII characters; remembered 24 h per account", schema: { type: "string", maxLength: 255 } };
+const TAGS = [
+  { name: "Presets", description: "The caption style presets" },
+  { name: "Jobs", description: "Submit, follow and cancel captioning jobs" },
+  { name: "Previews", description: "A look drawn at once, before any job: no charge" },
+  { name: "Files", description: "Result downloads behind signed links" },
+  { name: "Usage", description: "Prepaid seconds and limits" },
+  { name: "Webhooks", description: "Account-level endpoints that receive signed job events (Standard Webhooks)" },
+];
+const IDEMPOTENCY_KEY = { name: "Idempotency-Key", in: "header", required: false, description: "1–255 visible ASCII characters; remembered 24 h per account", schema: { type: "string", maxLength: 255 } };
 
-/** OpenAPI 3.1 description generated from the schemas the server validates with. */
-export function buildOpenApiDocument(serverUrl: string) {
-  return {
+/** OpenAPI 3.1 description generated from the route list the server is built from and the schemas it validates with. */
+export function buildOpenApiDocument(serverUrl: string, routes: readonly RouteSpec[]) {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const route of routes) {
+    if (!route.doc) continue;
+    (paths[route.path] ??= {})[route.method] = operation(route, route.doc);
+  }
+  const document = {
     openapi: "3.1.0",
     info: {
       title: "Video Captioning Service",
@@ -27,153 +30,66 @@ export function buildOpenApiDocument(serverUrl: string) {
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: serverUrl, description: "This service" }],
-    tags: [
-      { name: "Presets", description: "The caption style presets" },
-      { name: "Jobs", description: "Submit, follow and cancel captioning jobs" },
-      { name: "Previews", description: "A look drawn at once, before any job: no charge" },
-      { name: "Files", description: "Result downloads behind signed links" },
-      { name: "Usage", description: "Prepaid seconds and limits" },
-      { name: "Webhooks", description: "Account-level endpoints that receive signed job events (Standard Webhooks)" },
-    ],
+    tags: TAGS,
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "API key: Authorization: Bearer <API_KEY>. Scopes: subtitles:write (submit, cancel, manage webhooks; implies read), subtitles:read (jobs, usage, webhook listings)." } },
-      schemas: {
-        SubmissionRequest: plain(SubmissionRequestSchema),
-        SubmissionResponse: plain(SubmissionResponseSchema),
-        RenderRequest: plain(RenderRequestSchema),
-        PreviewRequest: plain(PreviewRequestSchema),
-        Job: plain(JobSchema),
-        JobEvent: plain(JobEventSchema),
-        CancelResponse: plain(CancelResponseSchema),
-        Usage: plain(UsageSchema),
-        PresetList: plain(PresetListSchema),
-        Transcript: plain(TranscriptSchema),
-        QualityReport: plain(QualityReportSchema),
-        WebhookEndpointRequest: plain(WebhookEndpointRequestSchema),
-        WebhookEndpointCreated: plain(WebhookEndpointCreatedSchema),
-        WebhookEndpointList: plain(WebhookEndpointListSchema),
-        WebhookDeliveryList: plain(WebhookDeliveryListSchema),
-        WebhookPayload: plain(WebhookPayloadSchema),
-        Error: plain(ErrorBodySchema),
-      },
+      schemas: {} as Record<string, unknown>,
     },
-    paths: {
-      "/v1/presets": {
-        get: {
-          operationId: "listPresets",
-          tags: ["Presets"],
-          summary: "All 16 caption presets",
-          description: "The preset catalog with each preset's default style and the style fields it honours. No API key needed.",
-          security: [],
-          responses: { "200": { description: "The preset catalog", ...json("PresetList") } },
-        },
-      },
-      "/v1/subtitles": {
-        post: {
-          operationId: "createSubtitles",
-          tags: ["Jobs"],
-          summary: "Create a captioned-video job",
-          description: `Queues a job for the video at \`video_url\`. Repeat an \`Idempotency-Key\` to retry safely. ${needs("subtitles:write")}`,
-          ...bearer("subtitles:write"),
-          parameters: [idempotencyKey],
-          requestBody: { required: true, ...json("SubmissionRequest") },
-          responses: {
-            "202": { description: "Job accepted; poll status_url every 5 seconds", ...json("SubmissionResponse") },
-            "400": error("Invalid request (INVALID_REQUEST, IDEMPOTENCY_KEY_MISMATCH)"),
-            ...jobCreationErrors,
-          },
-        },
-      },
-      "/v1/jobs/{id}": {
-        get: {
-          operationId: "getJob",
-          tags: ["Jobs"],
-          summary: "A job's state, progress and result URLs",
-          description: `Poll every 5 seconds until the job is completed, failed or canceled; result links appear once it is completed. ${needs("subtitles:read")}`,
-          ...bearer("subtitles:read"),
-          parameters: [jobIdParam],
-          responses: {
-            "200": { description: "The job; non-terminal responses carry Retry-After: 5", headers: retryAfter, ...json("Job") },
-            "401": error("UNAUTHORIZED"),
-            "404": error("NOT_FOUND"),
-            "429": rateLimited,
-          },
-        },
-      },
-      "/v1/jobs/{id}/cancel": {
-        post: {
-          operationId: "cancelJob",
-          tags: ["Jobs"],
-          summary: "Cancel an unfinished job; terminal jobs keep their state",
-          description: `Stops the job's work and releases its reservation; a completed, failed or canceled job is not changed. ${needs("subtitles:write")}`,
-          ...bearer("subtitles:write"),
-          parameters: [jobIdParam],
-          responses: { "200": { description: "Current status after the request", ...json("CancelResponse") }, "401": error("UNAUTHORIZED"), "404": error("NOT_FOUND") },
-        },
-      },
-      "/v1/jobs/{id}/renders": {
-        post: {
-          operationId: "renderJobAgain",
-          tags: ["Jobs"],
-          summary: "Render a completed job again with edited words, another preset or style: a new job without download or transcription",
-          description:
-            "Omitted fields are the source job's (its preset, its request style, its transcript's words). The new job goes queued → rendering → completed, " +
-            "reserves and is charged ceil(duration) like any job, and carries source_job_id. Word rules beyond the schema: text not blank, start ≤ end ≤ the video's duration, starts in time order; the words are checked in order, each against every rule, so a 400 names the lowest bad index. " +
-            needs("subtitles:write"),
-          ...bearer("subtitles:write"),
-          parameters: [jobIdParam, idempotencyKey],
-          requestBody: { required: true, ...json("RenderRequest") },
-          responses: {
-            "202": { description: "Render job accepted; poll status_url every 5 seconds", ...json("SubmissionResponse") },
-            "400": error("Invalid request, naming the first bad field such as words[3].start (INVALID_REQUEST, IDEMPOTENCY_KEY_MISMATCH)"),
-            ...jobCreationErrors,
-            "404": error("No such job, or another account's (NOT_FOUND)"),
-            "409": error("The source job is not completed or its files have expired (SOURCE_NOT_RENDERABLE)"),
-            "413": error("The body is over 16 MiB (PAYLOAD_TOO_LARGE)"),
-          },
-        },
-      },
-      "/v1/previews": {
-        post: {
-          operationId: "createPreview",
-          tags: ["Previews"],
-          summary: "A still or a short clip of a preset and style, drawn by the same painter as a job's video",
-          description:
-            "Answers synchronously with the picture's bytes: png or webp, the frame at `at`; mp4, up to 5 s of the animation. Over a neutral checkerboard, or over a frame of one of the account's completed jobs (`background`). " +
-            "A still and the same instant of a rendered job are the same pixels. Never charged; its own rate limit per key (PREVIEW_RATE_LIMIT_PER_MINUTE, 60 by default) besides the key's. " +
-            "Workers draw previews: past the deadline (2 s for a still, 10 s for a clip), or with no worker running, the answer is 503 with Retry-After. " +
-            needs("subtitles:write"),
-          ...bearer("subtitles:write"),
-          requestBody: { required: true, ...json("PreviewRequest") },
-          responses: {
-            "200": {
-              description: "The preview",
-              headers: { "Cache-Control": { schema: { type: "string" }, description: "no-store" } },
-              content: Object.fromEntries(Object.values(PREVIEW_CONTENT_TYPES).map((type) => [type, { schema: { type: "string", contentMediaType: type } }])),
-            },
-            "400": error("Invalid request, naming the field: sizes over 1920 × 1080 either way or odd for mp4, at outside the words, text over 500 characters, an unknown format, text and words together… (INVALID_REQUEST)"),
-            "401": error("Missing or invalid API key (UNAUTHORIZED, INSUFFICIENT_SCOPE)"),
-            "404": error("background.job_id is no job of the account (NOT_FOUND)"),
-            "409": error("background.job_id is not completed, or its files have expired (SOURCE_NOT_RENDERABLE)"),
-            "413": error("The body is over 64 KiB (PAYLOAD_TOO_LARGE)"),
-            "429": rateLimited,
-            "503": { description: "SERVICE_UNAVAILABLE: not drawn within the deadline, or no worker is running", headers: retryAfter, ...json("Error") },
-          },
-        },
-      },
-      "/v1/usage": {
-        get: {
-          operationId: "getUsage",
-          tags: ["Usage"],
-          summary: "Prepaid seconds and concurrency",
-          description: `The account's balance from its credit ledger, its unfinished jobs and its concurrency limit. ${needs("subtitles:read")}`,
-          ...bearer("subtitles:read"),
-          responses: { "200": { description: "Usage", ...json("Usage") }, "401": error("UNAUTHORIZED"), "429": rateLimited },
-        },
-      },
-      ...fileAndEventPaths(),
-      ...webhookPaths(),
-    },
+    paths,
     webhooks: webhooks(),
   };
+  document.components.schemas = componentsOf(document);
+  return JSON.parse(JSON.stringify(document)) as typeof document;
+}
+
+/** One route's operation; a route whose declaration contradicts itself is a start-up error, not a wrong document. */
+function operation(route: RouteSpec, doc: NonNullable<RouteSpec["doc"]>): object {
+  const where = `${route.method.toUpperCase()} ${route.path}`;
+  const declared = Object.keys(route.params ?? {});
+  if (pathParams(route.path).join() !== declared.join()) throw new Error(`${where}: params ${declared.join()} differ from the path's`);
+  if (!doc.tags.every((tag) => TAGS.some((known) => known.name === tag))) throw new Error(`${where}: unknown tag`);
+  const required = (status: string, why: string) => {
+    if (!route.responses[status]) throw new Error(`${where}: ${why} but no ${status} response is declared`);
+  };
+  if (route.auth !== "none") ["401", "429"].forEach((status) => required(status, "it needs an API key"));
+  if (route.body) required("400", "it takes a body");
+  if (route.body?.tooLargeIs413) required("413", "a body over its limit is 413");
+  const parameters = [
+    ...Object.entries(route.params ?? {}).map(([name, param]) => ({ name, in: "path", required: true, description: param.description, schema: param.schema ?? { type: "string" } })),
+    ...queryParameters(route.query?.schema),
+    ...(route.idempotent ? [IDEMPOTENCY_KEY] : []),
+    ...Object.entries(route.headers ?? {}).map(([name, description]) => ({ name, in: "header", required: false, description, schema: { type: "string" } })),
+  ];
+  return {
+    operationId: doc.operationId,
+    tags: doc.tags,
+    summary: doc.summary,
+    description: route.auth === "none" ? doc.description : `${doc.description} ${needs(route.auth.scope)}`,
+    ...(route.auth === "none" ? { security: [] } : bearer(route.auth.scope)),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(route.body ? { requestBody: { required: true, ...json(route.body.documentAs ?? route.body.schema) } } : {}),
+    responses: route.responses,
+  };
+}
+
+function queryParameters(schema: TSchema | undefined): object[] {
+  if (!schema) return [];
+  const properties = schema.properties as Record<string, TSchema>;
+  return Object.entries(properties).map(([name, property]) => {
+    const { description, ...rest } = plain(property);
+    return { name, in: "query", required: (schema.required as string[] | undefined)?.includes(name) ?? false, description, schema: rest };
+  });
+}
+
+/** Every schema a reference in the document names (openapi-parts.ts `ref`), under its `$id`. */
+function componentsOf(document: object): Record<string, unknown> {
+  const found = new Map<string, TSchema>();
+  const visit = (value: unknown): void => {
+    if (!value || typeof value !== "object") return;
+    const schema = (value as { [COMPONENT]?: TSchema })[COMPONENT];
+    if (schema) found.set(schema.$id!, schema);
+    Object.values(value).forEach(visit);
+  };
+  visit(document);
+  return Object.fromEntries([...found].sort(([a], [b]) => a.localeCompare(b)).map(([name, schema]) => [name, plain(schema)]));
 }

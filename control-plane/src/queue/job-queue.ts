@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
-import { Value } from "@sinclair/typebox/value";
-import { QUEUES, WebhookDeliveryPayloadSchema, type CaptionJobPayload, type PreviewPayload, type WebhookDeliveryPayload } from "@caption/shared/jobs/catalog";
+import { QUEUES, type CaptionJobPayload, type PayloadOf, type PreviewPayload, type QueuesOf, type WebhookDeliveryPayload } from "@caption/shared/jobs/catalog";
+import { assertRoleHandlers, payloadCheck } from "@caption/shared/jobs/job-handlers";
 import { startQueueClient } from "@caption/shared/jobs/queue-client";
 import { pgBossAdapter, type ConnectionOptions, type DbOrTrx } from "@caption/shared/db/database";
 import { startInFlightPool, type InFlightPool, type PoolSource } from "./in-flight-pool.ts";
@@ -13,13 +13,21 @@ export interface JobQueue {
   /** Queues one webhook attempt, due at `startAfter`, on the caller's transaction. */
   enqueueWebhookAttempt(trx: DbOrTrx, payload: WebhookDeliveryPayload, startAfter: Date): Promise<void>;
   /**
-   * Sends webhook attempts in this process until stop: up to `concurrency` at once, each settled on
-   * its own, so an attempt waiting for a receiver that never answers holds one slot and no other.
+   * Works the catalogue's API queues in this process until stop (refused unless each has its handler):
+   * webhook attempts, up to `concurrency` at once, each settled on its own, so an attempt waiting for
+   * a receiver that never answers holds one slot and no other.
    */
-  workWebhookAttempts(concurrency: number, handler: (payload: WebhookDeliveryPayload) => Promise<void>): Promise<void>;
+  work(handlers: ApiQueueHandlers): Promise<void>;
   queuedCount(): Promise<number>;
   stop(): Promise<void>;
 }
+
+/** A queue the API works through its in-flight pool: how many entries at once, and the handler of each valid payload. */
+export interface PoolHandler<P> {
+  concurrency: number;
+  handle(payload: P): Promise<void>;
+}
+export type ApiQueueHandlers = { [Q in QueuesOf<"api">]: PoolHandler<PayloadOf<Q>> };
 
 export async function startJobQueue(connectionString: string, connection: ConnectionOptions, logger: Logger): Promise<JobQueue> {
   // The API produces caption jobs and sends webhooks; maintenance and scheduling run in the workers.
@@ -35,19 +43,21 @@ export async function startJobQueue(connectionString: string, connection: Connec
     async enqueueWebhookAttempt(trx, payload, startAfter) {
       await boss.send(QUEUES.webhookDelivery, payload, { db: pgBossAdapter(trx), startAfter });
     },
-    async workWebhookAttempts(concurrency, handler) {
-      const source: PoolSource<unknown> = {
-        fetch: async (limit) => (await boss.fetch<unknown>(QUEUES.webhookDelivery, { batchSize: limit })).map((job) => ({ id: job.id, data: job.data })),
-        complete: async (id) => void (await boss.complete(QUEUES.webhookDelivery, id)),
-        fail: async (id, message) => void (await boss.fail(QUEUES.webhookDelivery, id, { message })),
+    async work(handlers) {
+      assertRoleHandlers("api", handlers);
+      const queue = QUEUES.webhookDelivery;
+      const { concurrency, handle } = handlers[queue];
+      const valid = payloadCheck(queue, logger);
+      const source: PoolSource<{ id: string; data: unknown }> = {
+        fetch: async (limit) => (await boss.fetch<unknown>(queue, { batchSize: limit })).map((job) => ({ id: job.id, data: { id: job.id, data: job.data } })),
+        complete: async (id) => void (await boss.complete(queue, id)),
+        fail: async (id, message) => void (await boss.fail(queue, id, { message })),
       };
-      pool = startInFlightPool(source, { concurrency, pollMs: 1000, logger }, async (data) => {
-        if (!Value.Check(WebhookDeliveryPayloadSchema, data)) {
-          logger.error({ payload: data }, "malformed webhook attempt payload; dropped");
-          return;
-        }
+      pool = startInFlightPool(source, { concurrency, pollMs: 1000, logger }, async ({ id, data }) => {
+        // Failed in pg-boss like any attempt that could not run; its handler never sees it.
+        if (!valid(id, data)) throw new Error("payload does not match the job catalogue");
         try {
-          await handler(data);
+          await handle(data);
         } catch (error) {
           logger.warn({ err: error, delivery_id: data.delivery_id }, "webhook attempt could not be recorded; it will be retried");
           throw error;

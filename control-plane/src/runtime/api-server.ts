@@ -13,13 +13,14 @@ import { activeTelemetry } from "@caption/shared/telemetry/telemetry";
 import { parseStorageUrl } from "@caption/shared/storage/storage-location";
 import { startNotificationListener } from "../db/notification-listener.ts";
 import { createApp } from "../http/app.ts";
+import type { RouteSpec } from "../http/route-spec.ts";
 import { createEventStreams } from "../http/event-streams.ts";
 import { createStartupApp } from "../http/startup-app.ts";
 import { startJobQueue, type JobQueue } from "../queue/job-queue.ts";
 import { createLanguageSupport } from "../services/language-support.ts";
 import { createResultLinks } from "../storage/create-result-links.ts";
 import { createUrlSigner } from "../storage/signed-url.ts";
-import { PREVIEW_RESULTS_CHANNEL } from "@caption/shared/jobs/catalog";
+import { PREVIEW_RESULTS_CHANNEL, QUEUES } from "@caption/shared/jobs/catalog";
 import { JOB_EVENTS_CHANNEL } from "../services/job-event-stream.ts";
 import { startMaintenance } from "../services/maintenance.ts";
 import { startWebhookRelay, WEBHOOKS_CHANNEL } from "../services/webhook-relay.ts";
@@ -43,6 +44,8 @@ export interface ApiServerOptions {
   webhookSweepMs?: number;
   /** How often the webhook relay looks for deliveries whose queue entry was lost (default 60 s). */
   webhookRequeueMs?: number;
+  /** The endpoints served and published (default every route of the API); tests add declarations of their own. */
+  routes?: readonly RouteSpec[];
 }
 
 /** The signing key for result links: configured, else generated once and kept under DATA_DIR. */
@@ -121,7 +124,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     logger,
     now,
   };
-  await queue.workWebhookAttempts(env.WEBHOOK_CONCURRENCY, (attempt) => sendWebhookAttempt(senderDeps, attempt));
+  await queue.work({ [QUEUES.webhookDelivery]: { concurrency: env.WEBHOOK_CONCURRENCY, handle: (attempt) => sendWebhookAttempt(senderDeps, attempt) } });
   const eventStreams = createEventStreams();
   const app = createApp({
     db,
@@ -143,7 +146,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
       clipMs: env.PREVIEW_CLIP_DEADLINE_SECONDS * 1000,
     },
     now,
-  });
+  }, options.routes);
   handle = app.callback();
   logger.info({ url }, "API listening");
 

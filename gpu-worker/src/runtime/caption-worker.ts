@@ -1,14 +1,13 @@
 import { hostname } from "node:os";
 import { setTimeout as delay } from "node:timers/promises";
 import path from "node:path";
-import type { Job, JobWithMetadata } from "pg-boss";
 import type { Logger } from "pino";
 import type { Env } from "@caption/shared/config/env";
 import { connectionOptionsFromEnv, createDatabase } from "@caption/shared/db/database";
 import { retryWhileDatabaseUnavailable, waitForDatabase } from "@caption/shared/db/database-retry";
 import { assertMigrated } from "@caption/shared/db/migrator";
-import { Value } from "@sinclair/typebox/value";
-import { CaptionJobPayloadSchema, QUEUES, type CaptionJobPayload } from "@caption/shared/jobs/catalog";
+import { QUEUES } from "@caption/shared/jobs/catalog";
+import { workQueues } from "@caption/shared/jobs/job-handlers";
 import { startQueueClient } from "@caption/shared/jobs/queue-client";
 import { realClock } from "@caption/shared/runtime/clock";
 import { loadSpeechEngine } from "../asr/engine-registry.ts";
@@ -18,7 +17,7 @@ import { processJob } from "../pipeline/job-attempt.ts";
 import { failJob } from "../pipeline/job-transitions.ts";
 import { createResultStore } from "../storage/create-result-store.ts";
 import { expireResultFiles } from "./expire-files.ts";
-import { servePreviews } from "./preview-worker.ts";
+import { previewHandler } from "./preview-worker.ts";
 import { claimScratchSpace } from "./scratch-space.ts";
 import { registerWorker } from "./worker-registry.ts";
 import { workerLimitsFromEnv } from "./worker-limits-env.ts";
@@ -101,49 +100,48 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
   const inFlight = new Set<Promise<void>>();
   const shutdown = new AbortController();
 
-  await boss.work(
-    QUEUES.captionJob,
-    {
-      localConcurrency: env.WORKER_CONCURRENCY,
-      batchSize: 1,
-      includeMetadata: true,
-      pollingIntervalSeconds: 1,
-      notifyPollingIntervalSeconds: 1,
-      heartbeatRefreshSeconds: HEARTBEAT_REFRESH_SECONDS,
+  // The catalogue's worker queues, each with its handler; start-up stops here if one is missing.
+  await workQueues(boss, "worker", {
+    [QUEUES.captionJob]: {
+      options: {
+        localConcurrency: env.WORKER_CONCURRENCY,
+        batchSize: 1,
+        pollingIntervalSeconds: 1,
+        notifyPollingIntervalSeconds: 1,
+        heartbeatRefreshSeconds: HEARTBEAT_REFRESH_SECONDS,
+      },
+      async handle(job) {
+        const attempt = processJob(pipelineDeps, job.data.job_id, {
+          signal: AbortSignal.any([job.signal, shutdown.signal]),
+          finalAttempt: job.retryCount >= job.retryLimit,
+          traceparent: job.data.traceparent,
+        });
+        inFlight.add(attempt);
+        try {
+          await attempt;
+        } finally {
+          inFlight.delete(attempt);
+        }
+      },
     },
-    async ([job]: JobWithMetadata<CaptionJobPayload>[]) => {
-      if (!job) return;
-      if (!Value.Check(CaptionJobPayloadSchema, job.data)) {
-        log.error({ payload: job.data }, "malformed caption job payload; dropped");
-        return;
-      }
-      const attempt = processJob(pipelineDeps, job.data.job_id, {
-        signal: AbortSignal.any([job.signal, shutdown.signal]),
-        finalAttempt: job.retryCount >= job.retryLimit,
-        traceparent: job.data.traceparent,
-      });
-      inFlight.add(attempt);
-      try {
-        await attempt;
-      } finally {
-        inFlight.delete(attempt);
-      }
+    // Attempts that died with their worker (or ran out of retries) end here: fail them and release the credit.
+    [QUEUES.captionJobDead]: {
+      options: { batchSize: 10 },
+      async handle(job) {
+        const fail = () => failJob(db, job.data.job_id, "INTERNAL_ERROR", "processing was interrupted repeatedly; no charge was made");
+        if (await retryWhileDatabaseUnavailable(fail, { signal: stopWaiting.signal })) {
+          log.error({ job_id: job.data.job_id }, "job failed after exhausting retries");
+        }
+      },
     },
-  );
-  // Attempts that died with their worker (or ran out of retries) end here: fail them and release the credit.
-  await boss.work(QUEUES.captionJobDead, { batchSize: 10 }, async (jobs: Job<CaptionJobPayload>[]) => {
-    for (const job of jobs) {
-      const fail = () => failJob(db, job.data.job_id, "INTERNAL_ERROR", "processing was interrupted repeatedly; no charge was made");
-      if (await retryWhileDatabaseUnavailable(fail, { signal: stopWaiting.signal })) {
-        log.error({ job_id: job.data.job_id }, "job failed after exhausting retries");
-      }
-    }
-  });
-  await servePreviews({ boss, db, store, scratchDir: scratch.dir, ffmpegPath: env.FFMPEG_PATH, logger: log });
+    [QUEUES.preview]: previewHandler({ db, store, scratchDir: scratch.dir, ffmpegPath: env.FFMPEG_PATH, logger: log }),
+    [QUEUES.expireFiles]: {
+      async handle() {
+        await expireResultFiles(db, store, log);
+      },
+    },
+  }, log);
   await boss.schedule(QUEUES.expireFiles, "*/5 * * * *");
-  await boss.work(QUEUES.expireFiles, async () => {
-    await expireResultFiles(db, store, log);
-  });
 
   let stopping: Promise<void> | undefined;
   return {

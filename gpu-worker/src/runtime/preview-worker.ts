@@ -1,9 +1,8 @@
 import path from "node:path";
-import type { Job, PgBoss } from "pg-boss";
 import type { Logger } from "pino";
-import { Value } from "@sinclair/typebox/value";
 import type { Db } from "@caption/shared/db/database";
-import { PreviewPayloadSchema, QUEUES, type PreviewPayload } from "@caption/shared/jobs/catalog";
+import type { PreviewPayload } from "@caption/shared/jobs/catalog";
+import type { WorkHandler } from "@caption/shared/jobs/job-handlers";
 import { recordPreviewResult, type PreviewOutcome } from "../db/preview-repository.ts";
 import { PreviewBackgrounds, PreviewRefused } from "../pipeline/preview-backgrounds.ts";
 import { renderPreview } from "../pipeline/preview-render.ts";
@@ -13,7 +12,6 @@ import type { ResultStore } from "../storage/result-store.ts";
 const PREVIEW_CONCURRENCY = 2;
 
 export interface PreviewServiceDeps {
-  boss: PgBoss;
   db: Db;
   store: ResultStore;
   /** The worker's scratch space; previews keep their copies of background videos under it. */
@@ -23,24 +21,18 @@ export interface PreviewServiceDeps {
 }
 
 /**
- * Draws previews from the preview queue (woken by NOTIFY) until the worker stops taking work: each is
+ * The preview queue's handler (woken by NOTIFY) until the worker stops taking work: each preview is
  * abandoned at its deadline (the request waiting for it has answered 503 by then), and its picture or
  * refusal goes to the waiting request through preview_results.
  */
-export async function servePreviews(deps: PreviewServiceDeps): Promise<void> {
+export function previewHandler(deps: PreviewServiceDeps): WorkHandler<PreviewPayload> {
   const { db, logger } = deps;
   const dir = path.join(deps.scratchDir, "previews");
   const backgrounds = new PreviewBackgrounds({ db, store: deps.store, dir, ffmpegPath: deps.ffmpegPath, logger });
   const previewDeps = { backgrounds, dir, ffmpegPath: deps.ffmpegPath, logger };
-  await deps.boss.work(
-    QUEUES.preview,
-    { localConcurrency: PREVIEW_CONCURRENCY, batchSize: 1, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 },
-    async ([job]: Job<PreviewPayload>[]) => {
-      if (!job) return;
-      if (!Value.Check(PreviewPayloadSchema, job.data)) {
-        logger.error({ payload: job.data }, "malformed preview payload; dropped");
-        return;
-      }
+  return {
+    options: { localConcurrency: PREVIEW_CONCURRENCY, batchSize: 1, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 },
+    async handle(job) {
       const { preview_id: previewId, account_id: accountId, request, deadline_ms: deadline } = job.data;
       const log = logger.child({ preview_id: previewId, account_id: accountId });
       const remaining = deadline - Date.now();
@@ -68,5 +60,5 @@ export async function servePreviews(deps: PreviewServiceDeps): Promise<void> {
       const result = "body" in outcome ? { bytes: outcome.body.length } : { refused: outcome.errorCode };
       log.info({ format: request.format, preset: request.preset, ms: Math.round(performance.now() - started), ...result }, "preview done");
     },
-  );
+  };
 }

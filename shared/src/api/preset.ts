@@ -40,4 +40,4 @@ export const PresetSchema = Type.Object(
 );
 export type Preset = Static<typeof PresetSchema>;
 
-export const PresetListSchema = Type.Object({ presets: Type.Array(PresetSchema) }, { additionalProperties: false });
+export const PresetListSchema = Type.Object({ presets: Type.Array(PresetSchema) }, { additionalProperties: false, $id: "PresetList" });

@@ -1,4 +1,4 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import type { PgBoss } from "pg-boss";
 import { PreviewRequestSchema } from "../api/preview.ts";
 
@@ -103,16 +103,41 @@ export const PREVIEW_QUEUE_OPTIONS = {
   notify: true,
 } as const;
 
-/** Creates the queues with their policies; API and workers both call it, whichever starts first. */
+/** The processes that take work from the queues. */
+export type ProcessRole = "api" | "worker";
+
+/** Scheduled entries carry no data (pg-boss stores null). */
+const NoPayloadSchema = Type.Union([Type.Null(), Type.Object({}, { additionalProperties: false })]);
+
+/**
+ * The job catalogue: per queue, its payload's schema (checked before any handler sees an entry), its
+ * policy, and the process role that must handle it. Each role registers its handlers through
+ * job-handlers.ts, which refuses to start a role that lacks one.
+ */
+export const JOB_CATALOGUE = {
+  [QUEUES.captionJob]: { payload: CaptionJobPayloadSchema, options: CAPTION_QUEUE_OPTIONS, role: "worker" },
+  [QUEUES.captionJobDead]: { payload: CaptionJobPayloadSchema, options: {}, role: "worker" },
+  [QUEUES.expireFiles]: { payload: NoPayloadSchema, options: { retryLimit: 1 }, role: "worker" },
+  [QUEUES.webhookDelivery]: { payload: WebhookDeliveryPayloadSchema, options: WEBHOOK_QUEUE_OPTIONS, role: "api" },
+  [QUEUES.preview]: { payload: PreviewPayloadSchema, options: PREVIEW_QUEUE_OPTIONS, role: "worker" },
+} as const satisfies Record<(typeof QUEUES)[keyof typeof QUEUES], { payload: TSchema; options: object; role: ProcessRole }>;
+
+export type QueueName = keyof typeof JOB_CATALOGUE;
+export type PayloadOf<Q extends QueueName> = Static<(typeof JOB_CATALOGUE)[Q]["payload"]>;
+/** The queues a role must handle. */
+export type QueuesOf<R extends ProcessRole> = { [Q in QueueName]: (typeof JOB_CATALOGUE)[Q]["role"] extends R ? Q : never }[QueueName];
+
+/** Creates the queues with the catalogue's policies; API and workers both call it, whichever starts first. */
 export async function ensureQueues(boss: Pick<PgBoss, "getQueues" | "createQueue" | "updateQueue">): Promise<void> {
   const existing = new Map((await boss.getQueues(Object.values(QUEUES))).map((queue) => [queue.name, queue]));
-  // The dead-letter queue first: the caption queue names it.
-  if (!existing.has(QUEUES.captionJobDead)) await boss.createQueue(QUEUES.captionJobDead);
-  const captionQueue = existing.get(QUEUES.captionJob);
-  if (!captionQueue) await boss.createQueue(QUEUES.captionJob, { ...CAPTION_QUEUE_OPTIONS });
-  // A queue created by an older release has no notify.
-  else if (!captionQueue.notify) await boss.updateQueue(QUEUES.captionJob, { notify: true });
-  if (!existing.has(QUEUES.expireFiles)) await boss.createQueue(QUEUES.expireFiles, { retryLimit: 1 });
-  if (!existing.has(QUEUES.webhookDelivery)) await boss.createQueue(QUEUES.webhookDelivery, { ...WEBHOOK_QUEUE_OPTIONS });
-  if (!existing.has(QUEUES.preview)) await boss.createQueue(QUEUES.preview, { ...PREVIEW_QUEUE_OPTIONS });
+  const deadLetters = new Set<string | undefined>(Object.values(JOB_CATALOGUE).map(({ options }) => ("deadLetter" in options ? options.deadLetter : undefined)));
+  // Dead-letter queues first: the queues naming them need them.
+  const names = (Object.keys(JOB_CATALOGUE) as QueueName[]).sort((a, b) => Number(deadLetters.has(b)) - Number(deadLetters.has(a)));
+  for (const name of names) {
+    const { options } = JOB_CATALOGUE[name];
+    const queue = existing.get(name);
+    if (!queue) await boss.createQueue(name, { ...options });
+    // A queue created by an older release has no notify.
+    else if ("notify" in options && options.notify && !queue.notify) await boss.updateQueue(name, { notify: true });
+  }
 }

@@ -1,10 +1,8 @@
-import type Router from "@koa/router";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import type { AppDeps } from "../app-deps.ts";
-import type { AppState } from "../app-state.ts";
 import { baseUrlOf } from "../base-url.ts";
+import { defineRoute } from "../route-spec.ts";
 
 // GET /docs: Swagger UI (npm swagger-ui-dist) over GET /v1/openapi.json, every asset served from
 // here. The page's Content-Security-Policy allows nothing from elsewhere, so it cannot silently start
@@ -56,25 +54,45 @@ async function asset(name: string): Promise<Buffer> {
   return bytes;
 }
 
-export function docsRoutes(router: Router<AppState>, deps: AppDeps): void {
-  router.get("/docs", (ctx) => {
-    const api = new URL(baseUrlOf(ctx, deps.publicBaseUrl)).origin;
-    ctx.set("Content-Security-Policy", `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ${api}; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`);
-    ctx.set("Cache-Control", "no-cache");
-    ctx.type = "text/html; charset=utf-8";
-    ctx.body = PAGE;
-  });
-  router.get("/docs/init.js", (ctx) => {
-    ctx.type = "text/javascript; charset=utf-8";
-    ctx.body = INIT;
-  });
-  router.get("/docs/assets/:file", async (ctx) => {
-    const file = ctx.params.file ?? "";
-    // Own names only: `constructor` and the like are no assets. Anything else is 404 NOT_FOUND, like any unknown path.
-    if (!Object.hasOwn(ASSETS, file)) return;
-    const type = ASSETS[file]!;
-    ctx.set("Cache-Control", "public, max-age=86400");
-    ctx.type = type;
-    ctx.body = await asset(file);
-  });
-}
+/** The API reference page and its assets: outside the document they render. */
+export const docsRoutes = [
+  defineRoute({
+    method: "get",
+    path: "/docs",
+    auth: "none",
+    responses: {},
+    handle(ctx, { deps }) {
+      const api = new URL(baseUrlOf(ctx, deps.publicBaseUrl)).origin;
+      ctx.set("Content-Security-Policy", `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ${api}; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`);
+      ctx.set("Cache-Control", "no-cache");
+      ctx.type = "text/html; charset=utf-8";
+      ctx.body = PAGE;
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/docs/init.js",
+    auth: "none",
+    responses: {},
+    handle(ctx) {
+      ctx.type = "text/javascript; charset=utf-8";
+      ctx.body = INIT;
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/docs/assets/{file}",
+    auth: "none",
+    params: { file: { description: "An asset of the page" } },
+    responses: {},
+    async handle(ctx) {
+      const file = ctx.params.file ?? "";
+      // Own names only: `constructor` and the like are no assets. Anything else is 404 NOT_FOUND, like any unknown path.
+      if (!Object.hasOwn(ASSETS, file)) return;
+      const type = ASSETS[file]!;
+      ctx.set("Cache-Control", "public, max-age=86400");
+      ctx.type = type;
+      ctx.body = await asset(file);
+    },
+  }),
+];

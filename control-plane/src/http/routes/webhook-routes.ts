@@ -1,44 +1,91 @@
-import type Router from "@koa/router";
-import { WebhookEndpointRequestSchema } from "@caption/shared/api/webhook";
+import { MAX_WEBHOOK_ENDPOINTS, RECENT_WEBHOOK_DELIVERIES } from "@caption/shared/api/webhook";
+import { WebhookDeliveryListSchema, WebhookEndpointCreatedSchema, WebhookEndpointListSchema, WebhookEndpointRequestSchema } from "@caption/shared/api/webhook";
 import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints } from "../../services/webhook-endpoint-service.ts";
-import type { AppDeps } from "../app-deps.ts";
-import type { AppState } from "../app-state.ts";
-import { jsonBody } from "../json-body.ts";
-import { authenticate, principalOf } from "../middleware/authenticate.ts";
-import { createValidator } from "../validation.ts";
+import { principalOf } from "../middleware/authenticate.ts";
+import { error, json, rateLimited } from "../openapi-parts.ts";
+import { defineRoute } from "../route-spec.ts";
 
-const endpointRequest = createValidator(WebhookEndpointRequestSchema);
+const endpointId = { id: { description: "The webhook endpoint's id (we_…)" } };
 
 /** Account-level webhook endpoints: register (secret shown once), list, delete, and their recent deliveries. */
-export function webhookRoutes(router: Router<AppState>, deps: AppDeps): void {
-  const write = authenticate(deps.db, "subtitles:write", deps.now);
-  const read = authenticate(deps.db, "subtitles:read", deps.now);
-
-  router.post("/v1/webhook_endpoints", write, ...jsonBody({ limit: "16kb", tooLargeIs413: false }), async (ctx) => {
-    const request = endpointRequest.parse(ctx.request.body);
-    const created = await createWebhookEndpoint(deps.db, principalOf(ctx.state).accountId, request, {
-      allowPrivateAddresses: deps.allowPrivateAddresses,
-      now: deps.now,
-    });
-    ctx.state.log.info({ webhook_endpoint_id: created.id, events: created.events }, "webhook endpoint created");
-    ctx.status = 201;
-    ctx.set("Cache-Control", "no-store");
-    ctx.body = created;
-  });
-
-  router.get("/v1/webhook_endpoints", read, async (ctx) => {
-    ctx.set("Cache-Control", "no-store");
-    ctx.body = await listWebhookEndpoints(deps.db, principalOf(ctx.state).accountId);
-  });
-
-  router.delete("/v1/webhook_endpoints/:id", write, async (ctx) => {
-    await deleteWebhookEndpoint(deps.db, principalOf(ctx.state).accountId, ctx.params.id ?? "");
-    ctx.state.log.info({ webhook_endpoint_id: ctx.params.id }, "webhook endpoint deleted");
-    ctx.status = 204;
-  });
-
-  router.get("/v1/webhook_endpoints/:id/deliveries", read, async (ctx) => {
-    ctx.set("Cache-Control", "no-store");
-    ctx.body = await listWebhookDeliveries(deps.db, principalOf(ctx.state).accountId, ctx.params.id ?? "");
-  });
-}
+export const webhookRoutes = [
+  defineRoute({
+    method: "post",
+    path: "/v1/webhook_endpoints",
+    doc: {
+      operationId: "createWebhookEndpoint",
+      tags: ["Webhooks"],
+      summary: "Register a webhook endpoint",
+      description: `Deliveries of the chosen events (default: the three terminal ones) go to this HTTPS URL, signed with the returned secret, which is shown only here. At most ${MAX_WEBHOOK_ENDPOINTS} endpoints per account.`,
+    },
+    auth: { scope: "subtitles:write", checkedBy: "middleware" },
+    body: { schema: WebhookEndpointRequestSchema, limit: "16kb", tooLargeIs413: false },
+    responses: {
+      "201": { description: "The endpoint with its signing secret", ...json(WebhookEndpointCreatedSchema) },
+      "400": error(`INVALID_REQUEST: a rule broken, a URL that is not HTTPS or points to a private address, or ${MAX_WEBHOOK_ENDPOINTS} endpoints already`),
+      "401": error("UNAUTHORIZED, INSUFFICIENT_SCOPE"),
+      "429": rateLimited,
+    },
+    async handle(ctx, { deps, body: request }) {
+      const created = await createWebhookEndpoint(deps.db, principalOf(ctx.state).accountId, request, {
+        allowPrivateAddresses: deps.allowPrivateAddresses,
+        now: deps.now,
+      });
+      ctx.state.log.info({ webhook_endpoint_id: created.id, events: created.events }, "webhook endpoint created");
+      ctx.status = 201;
+      ctx.set("Cache-Control", "no-store");
+      ctx.body = created;
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/webhook_endpoints",
+    doc: {
+      operationId: "listWebhookEndpoints",
+      tags: ["Webhooks"],
+      summary: "The account's webhook endpoints",
+      description: "Every endpoint of the account, oldest first, without secrets.",
+    },
+    auth: { scope: "subtitles:read", checkedBy: "middleware" },
+    responses: { "200": { description: "The endpoints", ...json(WebhookEndpointListSchema) }, "401": error("UNAUTHORIZED"), "429": rateLimited },
+    async handle(ctx, { deps }) {
+      ctx.set("Cache-Control", "no-store");
+      ctx.body = await listWebhookEndpoints(deps.db, principalOf(ctx.state).accountId);
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/v1/webhook_endpoints/{id}",
+    doc: {
+      operationId: "deleteWebhookEndpoint",
+      tags: ["Webhooks"],
+      summary: "Remove a webhook endpoint",
+      description: "Removes the endpoint; its pending deliveries are dropped.",
+    },
+    auth: { scope: "subtitles:write", checkedBy: "middleware" },
+    params: endpointId,
+    responses: { "204": { description: "Removed" }, "401": error("UNAUTHORIZED, INSUFFICIENT_SCOPE"), "404": error("NOT_FOUND"), "429": rateLimited },
+    async handle(ctx, { deps }) {
+      await deleteWebhookEndpoint(deps.db, principalOf(ctx.state).accountId, ctx.params.id ?? "");
+      ctx.state.log.info({ webhook_endpoint_id: ctx.params.id }, "webhook endpoint deleted");
+      ctx.status = 204;
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/webhook_endpoints/{id}/deliveries",
+    doc: {
+      operationId: "listWebhookDeliveries",
+      tags: ["Webhooks"],
+      summary: "Recent deliveries to an endpoint",
+      description: `The ${RECENT_WEBHOOK_DELIVERIES} most recent deliveries, newest first, each with its attempts (status code, error, duration) and when the next retry is due.`,
+    },
+    auth: { scope: "subtitles:read", checkedBy: "middleware" },
+    params: endpointId,
+    responses: { "200": { description: "The deliveries", ...json(WebhookDeliveryListSchema) }, "401": error("UNAUTHORIZED"), "404": error("NOT_FOUND"), "429": rateLimited },
+    async handle(ctx, { deps }) {
+      ctx.set("Cache-Control", "no-store");
+      ctx.body = await listWebhookDeliveries(deps.db, principalOf(ctx.state).accountId, ctx.params.id ?? "");
+    },
+  }),
+];

@@ -1,0 +1,39 @@
+import Router from "@koa/router";
+import type { Middleware } from "koa";
+import type { AppDeps } from "./app-deps.ts";
+import type { AppState } from "./app-state.ts";
+import { idempotencyKeyOf, jsonBody } from "./json-body.ts";
+import { authenticate } from "./middleware/authenticate.ts";
+import { koaPath, type RouteSpec } from "./route-spec.ts";
+import { createValidator } from "./validation.ts";
+
+/**
+ * The Koa router of a route list: per route, key authentication when it declares a scope checked by
+ * middleware, the JSON body parsed and validated against its schema, the Idempotency-Key read, then the handler.
+ */
+export function buildRouter(routes: readonly RouteSpec[], deps: AppDeps): Router<AppState> {
+  const router = new Router<AppState>();
+  for (const route of routes) {
+    if (route.enabled && !route.enabled(deps)) continue;
+    const before: Middleware<AppState>[] = [];
+    if (route.auth !== "none" && route.auth.checkedBy === "middleware") before.push(authenticate(deps.db, route.auth.scope, deps.now));
+    if (route.body) before.push(...jsonBody({ limit: route.body.limit, tooLargeIs413: route.body.tooLargeIs413 }));
+    const body = route.body && createValidator(route.body.schema);
+    const query = route.query && createValidator(route.query.schema);
+    const refuseQuery = route.query?.refuse;
+    router.register(koaPath(route.path), [route.method.toUpperCase()], [
+      ...before,
+      async (ctx) => {
+        const parsed = body ? body.parse(ctx.request.body) : undefined;
+        const idempotencyKey = route.idempotent ? idempotencyKeyOf(ctx) : undefined;
+        const readQuery = () => {
+          if (!query || !refuseQuery) return undefined;
+          if (!query.check(ctx.query)) throw refuseQuery();
+          return ctx.query;
+        };
+        await route.handle(ctx, { deps, body: parsed, idempotencyKey, query: readQuery, routes });
+      },
+    ]);
+  }
+  return router;
+}
