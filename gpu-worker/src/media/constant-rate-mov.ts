@@ -1,5 +1,5 @@
-import { open, rename, truncate } from "node:fs/promises";
-import { findBox, fullBox, parseBoxes, serializeBox, topLevelBoxes, type Box } from "./mov-boxes.ts";
+import type { FileHandle } from "node:fs/promises";
+import { findBox, fullBox, parseBoxes, topLevelBoxes, type Box, type BoxExtent } from "./mov-boxes.ts";
 
 // A one-track movie whose frames are held between changes (encoded only where the picture changed, on the
 // video's frame grid) made constant-rate without encoding anything again: each frame of the video becomes a
@@ -12,46 +12,37 @@ export interface ConstantRate {
   frameRate: { num: number; den: number };
 }
 
-interface Sample {
+export interface Sample {
   offset: number;
   size: number;
   /** Start, in the media's timescale. */
   time: number;
 }
 
-/**
- * Rewrites the movie at `sourcePath` (its sample data first, the movie box last, as ffmpeg writes it without
- * faststart) into `targetPath`: the sample data stays where it is, and a new movie box lists one sample per
- * frame. The source is consumed.
- */
-export async function writeConstantRateMov(sourcePath: string, targetPath: string, rate: ConstantRate): Promise<void> {
-  const file = await open(sourcePath, "r");
-  let moovOffset: number;
-  let moov: Box;
-  try {
-    const boxes = await topLevelBoxes(file);
-    const extent = boxes.at(-1);
-    if (extent?.type !== "moov") throw new Error(`${sourcePath}: the movie box is not last (${boxes.map((b) => b.type).join(",")})`);
-    const bytes = Buffer.alloc(extent.size);
-    await file.read(bytes, 0, extent.size, extent.offset);
-    [moov] = parseBoxes(bytes) as [Box];
-    moovOffset = extent.offset;
-  } finally {
-    await file.close();
-  }
-  const rewritten = serializeBox(constantRateMoov(moov, rate));
-  await truncate(sourcePath, moovOffset);
-  const out = await open(sourcePath, "a");
-  try {
-    await out.write(rewritten);
-  } finally {
-    await out.close();
-  }
-  await rename(sourcePath, targetPath);
+export interface MovieBox {
+  moov: Box;
+  /** Where the movie box sits: last of the file, as ffmpeg writes it without faststart. */
+  extent: BoxExtent;
+  /** The boxes before it. */
+  before: BoxExtent[];
 }
 
-/** The movie box with its one track's sample tables listing `rate.frames` samples of one frame each. */
-export function constantRateMoov(moov: Box, rate: ConstantRate): Box {
+/** The movie box of a file whose sample data comes first, parsed. */
+export async function readMovieBox(file: FileHandle, name: string): Promise<MovieBox> {
+  const boxes = await topLevelBoxes(file);
+  const extent = boxes.at(-1);
+  if (extent?.type !== "moov") throw new Error(`${name}: the movie box is not last (${boxes.map((b) => b.type).join(",")})`);
+  const bytes = Buffer.alloc(extent.size);
+  await file.read(bytes, 0, extent.size, extent.offset);
+  const [moov] = parseBoxes(bytes) as [Box];
+  return { moov, extent, before: boxes.slice(0, -1) };
+}
+
+/**
+ * The movie box with its one track's sample tables listing `rate.frames` samples of one frame each; with
+ * `moved`, the track's samples (in order) are those bytes of the file instead.
+ */
+export function constantRateMoov(moov: Box, rate: ConstantRate, moved?: readonly Pick<Sample, "offset" | "size">[]): Box {
   const traks = moov.children?.filter((box) => box.type === "trak") ?? [];
   if (traks.length !== 1) throw new Error(`expected one track, found ${traks.length}`);
   const trak = traks[0]!;
@@ -63,6 +54,10 @@ export function constantRateMoov(moov: Box, rate: ConstantRate): Box {
   if (!Number.isInteger(frameTicks)) throw new Error(`a frame at ${rate.frameRate.num}/${rate.frameRate.den} is not a whole number of ticks of ${mediaScale}`);
 
   const held = readSamples(stbl);
+  if (moved) {
+    if (moved.length !== held.length) throw new Error(`${moved.length} samples moved, the track holds ${held.length}`);
+    moved.forEach((place, i) => Object.assign(held[i]!, place));
+  }
   const frameOf = (sample: Sample) => Math.round(sample.time / frameTicks);
   const expanded: Sample[] = [];
   let next = 0;
@@ -89,7 +84,7 @@ export function constantRateMoov(moov: Box, rate: ConstantRate): Box {
 }
 
 /** Every sample of the track, in order, with its place in the file and its start time. */
-function readSamples(stbl: Box): Sample[] {
+export function readSamples(stbl: Box): Sample[] {
   const table = (type: string) => required(stbl.children?.find((box) => box.type === type), type).body;
   const stts = table("stts");
   const times: number[] = [];
@@ -149,7 +144,7 @@ function setDuration(header: Box, duration: number, at: { v0: number; v1: number
   else header.body.writeUInt32BE(duration, at.v0);
 }
 
-function required<T>(value: T | undefined, what: string): T {
+export function required<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`the movie has no ${what} box`);
   return value;
 }

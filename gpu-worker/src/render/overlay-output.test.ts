@@ -7,7 +7,7 @@ import { resolveStyle } from "@caption/shared/style/resolve-style";
 import { runFfmpeg, runFfprobe } from "../media/ffmpeg.ts";
 import { probeMedia } from "../media/ffprobe.ts";
 import { frameHashes, LOSSLESS_ENCODER } from "../testing/frame-hashes.ts";
-import { frameRateFraction } from "./overlay-output.ts";
+import { frameRateFraction, OVERLAY_PRORES_ARGS } from "./overlay-output.ts";
 import { planCaptions, renderCaptionedVideo } from "./render-video.ts";
 import { buildStyledCues } from "./styled-cues.ts";
 
@@ -93,6 +93,22 @@ test("the overlay alone reads nothing of the source and makes the same WebM fram
   };
   assert.deepEqual(await decoded(alone.webmPath), await decoded(paths.webm));
   assert.equal((await probe(alone.movPath)).nb_read_packets, String(SECONDS * FPS));
+});
+
+test("the MOV's frames are the very bytes ProRes gives the whole frame, though only the band's strip was encoded", async () => {
+  // The WebM is lossless: decoded, it is the whole transparent frame; each of its pictures encoded whole
+  // must be the MOV's picture of that stretch (when each shows, the composite tests check).
+  const packets = async (args: string[]) => {
+    const out = join(dir, `${Math.random().toString(36).slice(2)}.framemd5`);
+    await runFfmpeg({ args: ["-hide_banner", "-loglevel", "error", "-y", ...args, "-f", "framemd5", out] });
+    return (await readFile(out, "utf8")).split("\n").filter((line) => line !== "" && !line.startsWith("#")).map((line) => line.split(",").at(-1)!.trim());
+  };
+  const changes = (hashes: string[]) => hashes.filter((hash, i) => hash !== hashes[i - 1]);
+  const whole = await packets(["-c:v", "libvpx-vp9", "-i", paths.webm, "-fps_mode", "passthrough", ...OVERLAY_PRORES_ARGS]);
+  const mov = await packets(["-i", paths.mov, "-c", "copy"]);
+  assert.equal(mov.length, SECONDS * FPS);
+  assert.ok(changes(mov).length > 10);
+  assert.deepEqual(changes(mov), changes(whole));
 });
 
 test("frame rates as fractions: NTSC rates exactly, whole rates as they are", () => {

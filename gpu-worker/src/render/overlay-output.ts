@@ -1,9 +1,15 @@
+import { readFile, rm } from "node:fs/promises";
+import { runFfmpeg } from "../media/ffmpeg.ts";
+import { sliceRowsFor } from "../media/prores-frames.ts";
 import { limitArg } from "../media/source-input.ts";
 import type { MediaInfo } from "../media/media-info.ts";
 import type { Band } from "./band-layout.ts";
 
 // The transparent caption video (output kind "overlay"): the caption band's pictures padded to the whole
-// frame with transparent pixels, encoded as they come. Nothing of the source is decoded.
+// frame with transparent pixels, encoded as they come. Nothing of the source is decoded. The MOV's encoder
+// is given only the strip of slice rows the band lies in; each of its frames is spliced into one empty frame
+// encoded once (media/prores-strip-mov.ts), which gives the bytes of the whole frame encoded at a fifth of
+// the cost. VP9 has no independent slices to splice: the WebM's encoder is given the whole frame.
 
 /** The transparent caption video: captions alone at the video's size on a transparent canvas. */
 export interface OverlayOutputs {
@@ -17,6 +23,15 @@ export interface OverlayOutputs {
 export const transparentCanvas = (media: Pick<MediaInfo, "width" | "height">, band: Band): string => `pad=${media.width}:${media.height}:${band.x}:${band.y}:color=black@0`;
 
 /**
+ * The part of the frame the MOV's encoder is given: the band's rows widened to whole ProRes slice rows, across
+ * the frame's width; the rest of each frame is the empty canvas's slices (writeStripMovAsFrames).
+ */
+export function proresStrip(media: Pick<MediaInfo, "width" | "height">, band: Band): { firstRow: number; y: number; height: number; canvas: string } {
+  const rows = sliceRowsFor(band.y, band.height, media.height);
+  return { ...rows, canvas: `pad=${media.width}:${rows.height}:${band.x}:${band.y - rows.y}:color=black@0` };
+}
+
+/**
  * VP9 with its alpha plane (ffmpeg stores it beside the picture, as Chromium reads it), lossless: alpha is
  * exactly 0 around the captions and 255 in their fill, and laid over the source with ffmpeg's overlay it gives
  * the burned video's very pixels. Real-time speed: most of each frame is empty.
@@ -25,7 +40,8 @@ export const OVERLAY_WEBM_ARGS = ["-enc_time_base", "1:1000", "-c:v", "libvpx-vp
 
 /**
  * ProRes 4444 with a 16-bit alpha channel, what Premiere, Resolve and Final Cut take as a transparent
- * layer. A fixed quantiser (a high-quality 4): prores_ks's own rate control costs several times as much.
+ * layer. A fixed quantiser (a high-quality 4): prores_ks's own rate control costs several times as much, and
+ * it makes every slice's bytes depend on that slice's pixels alone, so the strips can be spliced.
  */
 export const OVERLAY_PRORES_ARGS = ["-c:v", "prores_ks", "-profile:v", "4444", "-qscale:v", "4", "-pix_fmt", "yuva444p10le", "-vendor", "apl0"];
 
@@ -40,6 +56,24 @@ export function overlayOutputArgs(label: string, media: Pick<MediaInfo, "frameRa
   const { num, den } = frameRateFraction(media.frameRate);
   const codec = format === "webm" ? OVERLAY_WEBM_ARGS : ["-r", `${num}/${den}`, ...OVERLAY_PRORES_ARGS];
   return ["-map", label, "-fps_mode", "passthrough", ...codec, "-an", "-t", limitArg(media.durationSeconds), "-f", format, path];
+}
+
+/**
+ * One ProRes frame of the whole size holding nothing (what the canvas's padding is): the frame that the MOV's
+ * strips are spliced into. Coded with the MOV's very settings, from the band's pixel format.
+ */
+export async function emptyProresFrame(media: Pick<MediaInfo, "width" | "height">, path: string, options: { ffmpegBinary?: string; signal?: AbortSignal }): Promise<Buffer> {
+  try {
+    await runFfmpeg({
+      binary: options.ffmpegBinary,
+      signal: options.signal,
+      args: ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", `color=c=black@0:s=${media.width}x${media.height}:r=1,format=yuva420p`,
+        "-frames:v", "1", ...OVERLAY_PRORES_ARGS, "-f", "rawvideo", path],
+    });
+    return await readFile(path);
+  } finally {
+    await rm(path, { force: true });
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { rm } from "node:fs/promises";
 import type { Logger } from "pino";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
-import { writeConstantRateMov } from "../media/constant-rate-mov.ts";
+import { writeStripMovAsFrames } from "../media/prores-strip-mov.ts";
 import type { H264Encoder } from "../media/h264-encoder.ts";
 import { HDR_TO_SDR_FILTER, isHdr, SDR_BT709_TAGS } from "../media/dynamic-range.ts";
 import type { MediaInfo } from "../media/media-info.ts";
@@ -15,7 +15,7 @@ import { pipeCaptionFrames, type PipedFrame } from "./caption-pipe.ts";
 import { skiaFontMeasure, type FontMeasure } from "./font-measure.ts";
 import type { Cue } from "./cue-builder.ts";
 import { FrameSchedule, type ScheduledFrame } from "./frame-schedule.ts";
-import { frameRateFraction, overlayOutputArgs, transparentCanvas, type OverlayOutputs } from "./overlay-output.ts";
+import { emptyProresFrame, frameRateFraction, overlayOutputArgs, proresStrip, transparentCanvas, type OverlayOutputs } from "./overlay-output.ts";
 import { styleBand } from "./style-band.ts";
 
 /**
@@ -104,7 +104,8 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
     }
     yield piped(schedule.finish({ holdLastFrame: options.overlay !== undefined }));
   };
-  const movVfrPath = options.overlay && `${options.overlay.movPath}.vfr`;
+  // The MOV is first a movie of the strip of the frame the band lies in, its frames as they change.
+  const movVfrPath = options.overlay && `${options.overlay.movPath}.strip`;
   const outputPaths = [options.outputPath, options.overlay?.webmPath, movVfrPath].filter((path) => path !== undefined);
   const result = await pipeCaptionFrames({
     args: ffmpegArgs(options, band, movVfrPath),
@@ -123,7 +124,10 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
   });
   if (options.overlay && movVfrPath) {
     try {
-      await writeConstantRateMov(movVfrPath, options.overlay.movPath, { frames: frameCount(media), frameRate: frameRateFraction(media.frameRate) });
+      const base = await emptyProresFrame(media, `${options.overlay.movPath}.empty`, { ffmpegBinary: options.ffmpegBinary, signal: options.signal });
+      const placement = { base, firstRow: proresStrip(media, band).firstRow };
+      const rate = { frames: frameCount(media), frameRate: frameRateFraction(media.frameRate) };
+      await writeStripMovAsFrames(movVfrPath, options.overlay.movPath, placement, rate, options.signal);
     } finally {
       await rm(movVfrPath, { force: true });
     }
@@ -161,7 +165,7 @@ function ffmpegArgs(options: RenderVideoOptions, band: Band, movVfrPath: string 
   const graph = [
     ...(both ? [`${captions}split=2${toBurn}${toOverlay}`] : []),
     ...(burned === undefined ? [] : [`${sourcePicture(media)}${toBurn}overlay=x=${band.x}:y=${band.y}:alpha=straight:eof_action=pass[v]`]),
-    ...(overlay === undefined ? [] : [`${toOverlay}${transparentCanvas(media, band)},split=2[webm][mov]`]),
+    ...(overlay === undefined ? [] : [`${toOverlay}split=2[wband][mband]`, `[wband]${transparentCanvas(media, band)}[webm]`, `[mband]${proresStrip(media, band).canvas}[mov]`]),
   ];
   return [
     "-hide_banner",
