@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { sql } from "kysely";
 import pino from "pino";
-import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
+import { createTestDatabase, type TestDatabase } from "../testing/test-database.ts";
 import { startNotificationListener, type NotificationListener } from "./notification-listener.ts";
 
 // The LISTEN connection survives its connection being killed (as a database restart or failover
