@@ -3,10 +3,9 @@ import type { Db } from "@caption/shared/db/database";
 import type { NotificationListener } from "@caption/shared/db/notification-listener";
 import type { JobQueue } from "../queue/job-queue.ts";
 import type { StreamLeases } from "../services/event-stream-leases.ts";
-import type { DnsOptions } from "@caption/shared/net/dns-resolve";
 import type { LanguageSupport } from "../services/language-support.ts";
-import type { LookupGate } from "../services/lookup-gate.ts";
 import type { PreviewLimits } from "../services/preview-service.ts";
+import type { EndpointCheckOptions } from "../services/webhook-endpoint-service.ts";
 import type { ResultLinks } from "../storage/result-links.ts";
 import type { UrlSigner } from "../storage/signed-url.ts";
 import type { EventStreams } from "./event-streams.ts";
@@ -41,12 +40,11 @@ export interface AppDeps {
   streamLeases: StreamLeases;
   /** SSE_HEARTBEAT_SECONDS in milliseconds. */
   heartbeatMs: number;
-  /** ALLOW_PRIVATE_VIDEO_URLS (tests only): webhook URLs may point at loopback and private addresses too. */
-  allowPrivateAddresses: boolean;
-  /** Each account's cap on name lookups in flight in this process (webhook URLs). */
-  lookupGate: LookupGate;
-  /** Tests and benchmarks only: the name servers to ask. */
-  dns?: DnsOptions;
+  /**
+   * How a webhook endpoint's URL is checked when it is registered, as the sender checks it: private addresses
+   * only with ALLOW_PRIVATE_VIDEO_URLS (tests), each account's lookups capped, the name servers tests set.
+   */
+  webhookUrls: EndpointCheckOptions;
   /** Previews' own rate per key, and how long a request waits for a worker to draw one. */
   previewLimits: PreviewLimits;
   /** Upload storage and the tus server that writes to it. */

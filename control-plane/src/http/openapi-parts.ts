@@ -19,6 +19,10 @@ export const json = (schema: TSchema) => ({ content: { "application/json": { sch
 export const error = (description: string) => ({ description, ...json(ErrorBodySchema) });
 export const retryAfter = { "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait before retrying" } };
 export const rateLimited = { description: "RATE_LIMITED: the key's requests per minute are used up", headers: retryAfter, ...json(ErrorBodySchema) };
+/** What any request with an API key may be refused with: 401 (`unauthorized` lists its codes) and 429 RATE_LIMITED. */
+export const keyRefusals = (unauthorized = "UNAUTHORIZED") => ({ "401": error(unauthorized), "429": rateLimited });
+/** The 404 of a path naming no resource of the caller's. */
+export const notFoundError = { "404": error("NOT_FOUND") };
 /** The refusals of every request that creates a job, beside its own 202 and 400. */
 export const jobCreationErrors = {
   "401": error("Missing or invalid API key (UNAUTHORIZED, INSUFFICIENT_SCOPE)"),

@@ -43,7 +43,7 @@ export function buildOpenApiDocument(serverUrl: string, routes: readonly RouteSp
   return JSON.parse(JSON.stringify(document)) as typeof document;
 }
 
-/** One route's operation; a route whose declaration contradicts itself is a start-up error, not a wrong document. */
+/** One route's operation; a route whose declaration contradicts itself throws instead of publishing a wrong document. */
 function operation(route: RouteSpec, doc: NonNullable<RouteSpec["doc"]>): object {
   const where = `${route.method.toUpperCase()} ${route.path}`;
   const declared = Object.keys(route.params ?? {});

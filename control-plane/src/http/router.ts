@@ -26,16 +26,15 @@ export function buildRouter(routes: readonly RouteSpec[], deps: AppDeps): Router
     }
     if (route.body) before.push(...jsonBody({ limit: route.body.limit, tooLargeIs413: route.body.tooLargeIs413 }));
     const body = route.body && createValidator(route.body.schema);
-    const query = route.query && createValidator(route.query.schema);
-    const refuseQuery = route.query?.refuse;
+    const query = route.query && { validator: createValidator(route.query.schema), refuse: route.query.refuse };
     router.register(koaPath(route.path), [route.method.toUpperCase()], [
       ...before,
       async (ctx) => {
         const parsed = body ? body.parse(ctx.request.body) : undefined;
         const idempotencyKey = route.idempotent ? idempotencyKeyOf(ctx) : undefined;
         const readQuery = () => {
-          if (!query || !refuseQuery) return undefined;
-          if (!query.check(ctx.query)) throw refuseQuery();
+          if (!query) return undefined;
+          if (!query.validator.check(ctx.query)) throw query.refuse();
           return ctx.query;
         };
         await route.handle(ctx, { deps, body: parsed, idempotencyKey, query: readQuery, routes });

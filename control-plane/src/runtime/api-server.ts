@@ -126,14 +126,14 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
   const sweeps = { sweepMs: options.webhookSweepMs ?? 5000, requeueMs: options.webhookRequeueMs };
   const relay = startWebhookRelay({ db, queue, logger, now, capacity: env.WEBHOOK_CONCURRENCY, ...sweeps });
   listener.subscribe(WEBHOOKS_CHANNEL, null, relay.wake);
-  const lookupGate = createLookupGate();
-  const dns = options.dns ? { dns: options.dns } : {};
+  // Endpoint URLs are checked alike when registered (the API) and when posted to (the sender).
+  const webhookUrls = { allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS, lookupGate: createLookupGate(), ...(options.dns ? { dns: options.dns } : {}) };
   const senderDeps = {
     db,
     resultLinks,
     publicBaseUrl: env.PUBLIC_BASE_URL,
     fallbackBaseUrl: url,
-    post: { timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000, allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS, lookupGate, ...dns },
+    post: { timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000, ...webhookUrls },
     retryBaseMs: env.WEBHOOK_RETRY_BASE_SECONDS * 1000,
     logger,
     now,
@@ -160,10 +160,8 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     eventStreams,
     streamLeases,
     heartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
-    allowPrivateAddresses: env.ALLOW_PRIVATE_VIDEO_URLS,
+    webhookUrls,
     uploads: { store: uploadStore, tus },
-    lookupGate,
-    ...dns,
     previewLimits: {
       perMinute: env.PREVIEW_RATE_LIMIT_PER_MINUTE,
       stillMs: env.PREVIEW_STILL_DEADLINE_SECONDS * 1000,

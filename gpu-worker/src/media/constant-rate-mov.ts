@@ -21,9 +21,7 @@ export interface Sample {
 
 export interface MovieBox {
   moov: Box;
-  /** Where the movie box sits: last of the file, as ffmpeg writes it without faststart. */
-  extent: BoxExtent;
-  /** The boxes before it. */
+  /** The boxes before it (it is last of the file, as ffmpeg writes it without faststart). */
   before: BoxExtent[];
 }
 
@@ -35,14 +33,14 @@ export async function readMovieBox(file: FileHandle, name: string): Promise<Movi
   const bytes = Buffer.alloc(extent.size);
   await file.read(bytes, 0, extent.size, extent.offset);
   const [moov] = parseBoxes(bytes) as [Box];
-  return { moov, extent, before: boxes.slice(0, -1) };
+  return { moov, before: boxes.slice(0, -1) };
 }
 
 /**
- * The movie box with its one track's sample tables listing `rate.frames` samples of one frame each; with
- * `moved`, the track's samples (in order) are those bytes of the file instead.
+ * The movie box with its one track's sample tables listing `rate.frames` samples of one frame each, the
+ * track's samples (in order, at their times) being the bytes of the file at `moved`.
  */
-export function constantRateMoov(moov: Box, rate: ConstantRate, moved?: readonly Pick<Sample, "offset" | "size">[]): Box {
+export function constantRateMoov(moov: Box, rate: ConstantRate, moved: readonly Pick<Sample, "offset" | "size">[]): Box {
   const traks = moov.children?.filter((box) => box.type === "trak") ?? [];
   if (traks.length !== 1) throw new Error(`expected one track, found ${traks.length}`);
   const trak = traks[0]!;
@@ -54,10 +52,8 @@ export function constantRateMoov(moov: Box, rate: ConstantRate, moved?: readonly
   if (!Number.isInteger(frameTicks)) throw new Error(`a frame at ${rate.frameRate.num}/${rate.frameRate.den} is not a whole number of ticks of ${mediaScale}`);
 
   const held = readSamples(stbl);
-  if (moved) {
-    if (moved.length !== held.length) throw new Error(`${moved.length} samples moved, the track holds ${held.length}`);
-    moved.forEach((place, i) => Object.assign(held[i]!, place));
-  }
+  if (moved.length !== held.length) throw new Error(`${moved.length} samples moved, the track holds ${held.length}`);
+  moved.forEach((place, i) => Object.assign(held[i]!, place));
   const frameOf = (sample: Sample) => Math.round(sample.time / frameTicks);
   const expanded: Sample[] = [];
   let next = 0;

@@ -5,8 +5,8 @@ import { parseProresFrame, spliceProresRows } from "./prores-frames.ts";
 
 // A ProRes movie of the whole frame made from one of a strip of it: only the strip (the rows where anything
 // is ever drawn, across the frame's width) is encoded, frame after frame; each of its frames is spliced into
-// `base`, one frame of the whole size encoded once (the empty canvas), and the movie made constant-rate as
-// writeConstantRateMov does. Encoding a 1080 × 1920 frame costs the encoder as much whether it is empty or
+// `base`, one frame of the whole size encoded once (the empty canvas), and the movie made constant-rate
+// (constant-rate-mov.ts). Encoding a 1080 × 1920 frame costs the encoder as much whether it is empty or
 // not; a caption strip is a seventh of it (1080 × 288 of 1080 × 1920), and costs a fifth.
 
 export interface StripPlacement {

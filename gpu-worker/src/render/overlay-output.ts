@@ -50,7 +50,7 @@ export const OVERLAY_PRORES_ARGS = ["-c:v", "prores_ks", "-profile:v", "4444", "
  * video's duration. The WebM keeps the caption stream's millisecond times, floored onto the video's frame grid
  * as the burned video's overlay reads them (Matroska rounds any other clock to the nearest millisecond, which
  * can land a change after the frame it belongs to); the MOV's clock is the frame rate itself, so its samples
- * sit on whole frames for writeConstantRateMov.
+ * sit on whole frames for writeStripMovAsFrames.
  */
 export function overlayOutputArgs(label: string, media: Pick<MediaInfo, "frameRate" | "durationSeconds">, format: "webm" | "mov", path: string): string[] {
   const { num, den } = frameRateFraction(media.frameRate);

@@ -134,10 +134,10 @@ export type QueuesOf<R extends ProcessRole> = { [Q in QueueName]: (typeof JOB_CA
 
 /** Creates the queues with the catalogue's policies; API and workers both call it, whichever starts first. */
 export async function ensureQueues(boss: Pick<PgBoss, "getQueues" | "createQueue" | "updateQueue">): Promise<void> {
-  const existing = new Map((await boss.getQueues(Object.values(QUEUES))).map((queue) => [queue.name, queue]));
   const deadLetters = new Set<string | undefined>(Object.values(JOB_CATALOGUE).map(({ options }) => ("deadLetter" in options ? options.deadLetter : undefined)));
   // Dead-letter queues first: the queues naming them need them.
   const names = (Object.keys(JOB_CATALOGUE) as QueueName[]).sort((a, b) => Number(deadLetters.has(b)) - Number(deadLetters.has(a)));
+  const existing = new Map((await boss.getQueues(names)).map((queue) => [queue.name, queue]));
   for (const name of names) {
     const { options } = JOB_CATALOGUE[name];
     const queue = existing.get(name);

@@ -6,9 +6,6 @@ import { JOB_CATALOGUE, type PayloadOf, type ProcessRole, type QueueName, type Q
 // How a process takes work from the catalogue's queues: it names a handler for every queue of its role
 // (or does not start), and no handler ever sees an entry whose payload the catalogue's schema rejects.
 
-/** One handler per queue of the role, and no other queue: the type checker keeps the map complete. */
-export type RoleHandlers<R extends ProcessRole, H extends Record<QueueName, unknown>> = { [Q in QueuesOf<R>]: H[Q] };
-
 /** Thrown at start-up when a role's handlers do not cover exactly the queues the catalogue gives it. */
 export class MissingQueueHandler extends Error {
   constructor(role: ProcessRole, missing: string[], foreign: string[]) {
@@ -46,6 +43,7 @@ export interface WorkHandler<P> {
   options?: Omit<WorkOptions, "includeMetadata">;
   handle(job: JobWithMetadata<P>): Promise<void>;
 }
+/** One handler per queue of the role, and no other queue: the type checker keeps the map complete. */
 export type WorkHandlers<R extends ProcessRole> = { [Q in QueuesOf<R>]: WorkHandler<PayloadOf<Q>> };
 
 /**

@@ -8,10 +8,11 @@ import {
   listWebhookEndpoints,
 } from "../../services/webhook-endpoint-service.ts";
 import { principalOf } from "../middleware/authenticate.ts";
-import { error, json, rateLimited } from "../openapi-parts.ts";
+import { error, json, keyRefusals, notFoundError } from "../openapi-parts.ts";
 import { defineRoute } from "../route-spec.ts";
 
 const endpointId = { id: { description: "The webhook endpoint's id (we_…)" } };
+const writeRefusals = keyRefusals("UNAUTHORIZED, INSUFFICIENT_SCOPE");
 
 /** Account-level webhook endpoints: register (secret shown once), list, enable again, delete, and their recent deliveries. */
 export const webhookRoutes = [
@@ -29,16 +30,10 @@ export const webhookRoutes = [
     responses: {
       "201": { description: "The endpoint with its signing secret", ...json(WebhookEndpointCreatedSchema) },
       "400": error(`INVALID_REQUEST: a rule broken, a URL that is not HTTPS or points to a private address, or ${MAX_WEBHOOK_ENDPOINTS} endpoints already`),
-      "401": error("UNAUTHORIZED, INSUFFICIENT_SCOPE"),
-      "429": rateLimited,
+      ...writeRefusals,
     },
     async handle(ctx, { deps, body: request }) {
-      const created = await createWebhookEndpoint(deps.db, principalOf(ctx.state).accountId, request, {
-        allowPrivateAddresses: deps.allowPrivateAddresses,
-        lookupGate: deps.lookupGate,
-        ...(deps.dns ? { dns: deps.dns } : {}),
-        now: deps.now,
-      });
+      const created = await createWebhookEndpoint(deps.db, principalOf(ctx.state).accountId, request, { ...deps.webhookUrls, now: deps.now });
       ctx.state.log.info({ webhook_endpoint_id: created.id, events: created.events }, "webhook endpoint created");
       ctx.status = 201;
       ctx.set("Cache-Control", "no-store");
@@ -55,7 +50,7 @@ export const webhookRoutes = [
       description: "Every endpoint of the account, oldest first, without secrets.",
     },
     auth: { scope: "subtitles:read", checkedBy: "middleware" },
-    responses: { "200": { description: "The endpoints", ...json(WebhookEndpointListSchema) }, "401": error("UNAUTHORIZED"), "429": rateLimited },
+    responses: { "200": { description: "The endpoints", ...json(WebhookEndpointListSchema) }, ...keyRefusals() },
     async handle(ctx, { deps }) {
       ctx.set("Cache-Control", "no-store");
       ctx.body = await listWebhookEndpoints(deps.db, principalOf(ctx.state).accountId);
@@ -72,7 +67,7 @@ export const webhookRoutes = [
     },
     auth: { scope: "subtitles:write", checkedBy: "middleware" },
     params: endpointId,
-    responses: { "204": { description: "Removed" }, "401": error("UNAUTHORIZED, INSUFFICIENT_SCOPE"), "404": error("NOT_FOUND"), "429": rateLimited },
+    responses: { "204": { description: "Removed" }, ...writeRefusals, ...notFoundError },
     async handle(ctx, { deps }) {
       await deleteWebhookEndpoint(deps.db, principalOf(ctx.state).accountId, ctx.params.id ?? "");
       ctx.state.log.info({ webhook_endpoint_id: ctx.params.id }, "webhook endpoint deleted");
@@ -94,9 +89,8 @@ export const webhookRoutes = [
     params: endpointId,
     responses: {
       "200": { description: "The endpoint, enabled", ...json(WebhookEndpointSchema) },
-      "401": error("UNAUTHORIZED, INSUFFICIENT_SCOPE"),
-      "404": error("NOT_FOUND"),
-      "429": rateLimited,
+      ...writeRefusals,
+      ...notFoundError,
     },
     async handle(ctx, { deps }) {
       const endpoint = await enableWebhookEndpoint(deps.db, principalOf(ctx.state).accountId, ctx.params.id ?? "");
@@ -116,7 +110,7 @@ export const webhookRoutes = [
     },
     auth: { scope: "subtitles:read", checkedBy: "middleware" },
     params: endpointId,
-    responses: { "200": { description: "The deliveries", ...json(WebhookDeliveryListSchema) }, "401": error("UNAUTHORIZED"), "404": error("NOT_FOUND"), "429": rateLimited },
+    responses: { "200": { description: "The deliveries", ...json(WebhookDeliveryListSchema) }, ...keyRefusals(), ...notFoundError },
     async handle(ctx, { deps }) {
       ctx.set("Cache-Control", "no-store");
       ctx.body = await listWebhookDeliveries(deps.db, principalOf(ctx.state).accountId, ctx.params.id ?? "");
