@@ -7,6 +7,7 @@ import { copyFile, open, rm } from "node:fs/promises";
 import path from "node:path";
 import { spawnService, startEmbeddedService, type EmbeddedService, type ServiceProcess } from "@caption/control-plane/testing";
 import { parseCommandLine } from "@caption/shared/runtime/command-line";
+import { median } from "../api/scenario-summary.ts";
 import { createBenchKey } from "../bench-key.ts";
 import { treeCpuMs } from "../pipeline/tree-cpu.ts";
 import { sampleRss, rssOf } from "../upload/rss-sampler.ts";
@@ -28,8 +29,6 @@ async function writeRandomFile(file: string, bytes: number): Promise<void> {
   for (let written = 0; written < bytes; written += block.length) await handle.write(block, 0, Math.min(block.length, bytes - written));
   await handle.close();
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 async function main(argv: string[]): Promise<number> {
   const values = parseCommandLine({ args: argv, options: { mib: { type: "string", default: "400" }, "chunk-mib": { type: "string", default: "100" }, repeats: { type: "string", default: "3" }, profile: { type: "string" }, help: { type: "boolean", short: "h", default: false } }, strict: true }, USAGE);

@@ -5,7 +5,9 @@ import { poolConfig } from "@caption/shared/db/database";
 
 // How often a waiting request asks again, and how long it waits in all before the client is told to retry.
 const RETRY_MS = 25;
-const DEFAULT_ACQUIRE_TIMEOUT_MS = 20_000;
+const ACQUIRE_TIMEOUT_MS = 20_000;
+// Connections of the lock pool: one per upload request in progress in this process.
+const MAX_CONNECTIONS = 64;
 
 export interface UploadLocker extends Locker {
   close(): Promise<void>;
@@ -18,17 +20,16 @@ export interface UploadLocker extends Locker {
  * in-memory locker does, so a client resuming after a dropped connection does not wait out the stale
  * request; a holder elsewhere finishes first, after which the waiting request sees the new offset.
  */
-export function createUploadLocker(databaseUrl: string, options: { max?: number; acquireTimeoutMs?: number } = {}): UploadLocker {
-  const pool = new pg.Pool(poolConfig(databaseUrl, { max: options.max ?? 64, applicationName: "caption-upload-locks" }));
+export function createUploadLocker(databaseUrl: string): UploadLocker {
+  const pool = new pg.Pool(poolConfig(databaseUrl, { max: MAX_CONNECTIONS, applicationName: "caption-upload-locks" }));
   pool.on("error", () => undefined);
-  const timeoutMs = options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS;
   const holders = new Map<string, RequestRelease>();
   return {
     newLock(id: string): Lock {
       let client: pg.PoolClient | undefined;
       return {
         async lock(signal, requestRelease) {
-          const deadline = Date.now() + timeoutMs;
+          const deadline = Date.now() + ACQUIRE_TIMEOUT_MS;
           const connection = await pool.connect();
           try {
             for (;;) {

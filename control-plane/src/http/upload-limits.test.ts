@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { readFile, rm, stat, symlink } from "node:fs/promises";
+import { readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import pino from "pino";
@@ -106,7 +106,6 @@ test("disk full mid-upload: 503 with Retry-After, and the offset is what was sto
     assertErrorShape(await refused.json(), "SERVICE_UNAVAILABLE");
   } finally {
     await rm(file);
-    const { writeFile } = await import("node:fs/promises");
     await writeFile(file, kept);
   }
   assert.equal(await head(upload.upload_url), "1000");

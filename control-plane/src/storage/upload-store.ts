@@ -5,15 +5,12 @@ import { s3ClientConfig, type S3Env } from "@caption/shared/storage/s3-client";
 import type { StorageLocation } from "@caption/shared/storage/storage-location";
 import { UPLOADS_FOLDER } from "@caption/shared/storage/result-files";
 
-
 /** Uploaded bytes in the result storage: the tus data store and what the service does with it beside tus. */
 export interface UploadStore {
   datastore: DataStore;
   /** The tus id (the key in storage) of an upload. */
   storageId(uploadId: string): string;
   create(uploadId: string, sizeBytes: number, createdAt: Date): Promise<void>;
-  /** How many bytes are stored; undefined when the upload's bytes are gone. */
-  offset(uploadId: string): Promise<number | undefined>;
   /** Deletes the upload's bytes; bytes already gone are fine. */
   remove(uploadId: string): Promise<void>;
 }
@@ -34,14 +31,6 @@ export function createUploadStore(location: StorageLocation, env: S3Env): Upload
     storageId,
     async create(uploadId, sizeBytes, createdAt) {
       await datastore.create(new Upload({ id: storageId(uploadId), size: sizeBytes, offset: 0, creation_date: createdAt.toISOString() }));
-    },
-    async offset(uploadId) {
-      try {
-        return (await datastore.getUpload(storageId(uploadId))).offset;
-      } catch (error) {
-        if (isGone(error)) return undefined;
-        throw error;
-      }
     },
     async remove(uploadId) {
       await datastore.remove(storageId(uploadId)).catch((error: unknown) => {
