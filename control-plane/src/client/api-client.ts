@@ -1,5 +1,7 @@
+import type { ErrorBody } from "@caption/shared/api/error";
 import type { CancelResponse, Job } from "@caption/shared/api/job";
 import type { SubmissionRequest, SubmissionResponse } from "@caption/shared/api/submission";
+import type { Upload, UploadRequest } from "@caption/shared/api/upload";
 import type { Usage } from "@caption/shared/api/usage";
 
 /** An error answer of the API, or a job that ended failed: its code and message, as the API put them. */
@@ -13,22 +15,21 @@ export class CaptionApiError extends Error {
   }
 }
 
-/** The upload the API opens for a file (POST /v1/uploads). */
-export interface UploadTicket {
-  id: string;
-  upload_url: string;
-  expires_at: string;
-  max_bytes: number;
+/**
+ * A refusal answered with `status` and `body`: the API's error body (ErrorBody) keeps its code and message;
+ * anything else (a proxy's page) is HTTP_<status> with `otherwise` as its message.
+ */
+export function refusal(status: number, body: string, otherwise: string): CaptionApiError {
+  const error = (parseJson(body) as Partial<ErrorBody> | undefined)?.error;
+  if (typeof error?.code === "string") return new CaptionApiError(error.code, String(error.message ?? ""), status);
+  return new CaptionApiError(`HTTP_${status}`, otherwise, status);
 }
-
-/** What a caption run submits: exactly one of a URL and an upload. */
-export type CaptionSubmission = Omit<SubmissionRequest, "video_url"> & ({ video_url: string } | { upload_id: string });
 
 export interface CaptionApi {
   readonly baseUrl: string;
   readonly key: string;
-  createUpload(sizeBytes: number, filename: string): Promise<UploadTicket>;
-  submit(body: CaptionSubmission, idempotencyKey: string): Promise<SubmissionResponse>;
+  createUpload(sizeBytes: number, filename: string): Promise<Upload>;
+  submit(body: SubmissionRequest, idempotencyKey: string): Promise<SubmissionResponse>;
   job(id: string): Promise<Job>;
   cancel(id: string): Promise<CancelResponse>;
   usage(): Promise<Usage>;
@@ -50,18 +51,13 @@ export function captionApi(baseUrl: string, key: string): CaptionApi {
       throw new CaptionApiError("SERVICE_UNREACHABLE", `${method} ${root}${path} failed (${cause}): is the service running at ${root}?`);
     }
     const text = await response.text();
-    const parsed = parseJson(text);
-    if (!response.ok) {
-      const error = (parsed as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-      if (typeof error?.code === "string") throw new CaptionApiError(error.code, String(error.message ?? ""), response.status);
-      throw new CaptionApiError(`HTTP_${response.status}`, `${method} ${path} answered ${response.status}: ${text.slice(0, 200)}`, response.status);
-    }
-    return parsed as T;
+    if (!response.ok) throw refusal(response.status, text, `${method} ${path} answered ${response.status}: ${text.slice(0, 200)}`);
+    return parseJson(text) as T;
   };
   return {
     baseUrl: root,
     key,
-    createUpload: (sizeBytes, filename) => call("POST", "/v1/uploads", { size_bytes: sizeBytes, filename }),
+    createUpload: (sizeBytes, filename) => call("POST", "/v1/uploads", { size_bytes: sizeBytes, filename } satisfies UploadRequest),
     submit: (body, idempotencyKey) => call("POST", "/v1/subtitles", body, { "idempotency-key": idempotencyKey }),
     job: (id) => call("GET", `/v1/jobs/${encodeURIComponent(id)}`),
     cancel: (id) => call("POST", `/v1/jobs/${encodeURIComponent(id)}/cancel`),

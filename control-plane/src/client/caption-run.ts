@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Job } from "@caption/shared/api/job";
-import { CaptionApiError, type CaptionApi, type CaptionSubmission } from "./api-client.ts";
+import type { SubmissionRequest } from "@caption/shared/api/submission";
+import { CaptionApiError, type CaptionApi } from "./api-client.ts";
 import type { CaptionOptions } from "./caption-args.ts";
 import { downloadResults } from "./download-results.ts";
 import { followJob } from "./follow-job.ts";
@@ -51,10 +52,10 @@ export async function runCaption(
   const source = options.input.kind === "url" ? { video_url: options.input.url } : { upload_id: await upload(options.input.path, api, reporter, signal) };
   if (signal.aborted) throw new CaptionCanceled();
   const uploadSeconds = options.input.kind === "file" ? seconds(uploadStarted) : 0;
-  const body: CaptionSubmission = {
+  const body: SubmissionRequest = {
     ...source,
     ...(options.preset === undefined ? {} : { preset: options.preset }),
-    ...(options.style === undefined ? {} : { style: options.style as CaptionSubmission["style"] }),
+    ...(options.style === undefined ? {} : { style: options.style as SubmissionRequest["style"] }),
     ...(options.language === undefined ? {} : { language: options.language }),
   };
   const submitted = await api.submit(body, randomUUID());
@@ -101,13 +102,10 @@ export async function runCaption(
 
 /** The input file's size; a missing one fails before any service is started or asked. */
 export async function inputFileSize(file: string): Promise<number> {
-  const size = await stat(file).then(
-    (found) => (found.isFile() ? found.size : -1),
-    () => -2,
-  );
-  if (size === -2) throw new CaptionApiError("FILE_NOT_FOUND", `${file}: no such file`);
-  if (size < 0) throw new CaptionApiError("FILE_NOT_FOUND", `${file} is not a file`);
-  return size;
+  const found = await stat(file).catch(() => null);
+  if (found === null) throw new CaptionApiError("FILE_NOT_FOUND", `${file}: no such file`);
+  if (!found.isFile()) throw new CaptionApiError("FILE_NOT_FOUND", `${file} is not a file`);
+  return found.size;
 }
 
 async function upload(file: string, api: CaptionApi, reporter: ProgressReporter, signal: AbortSignal): Promise<string> {
@@ -115,10 +113,17 @@ async function upload(file: string, api: CaptionApi, reporter: ProgressReporter,
   const ticket = await api.createUpload(size, path.basename(file));
   reporter.upload(0, size);
   const sending = uploadFile(file, ticket, (sent, total) => reporter.upload(sent, total));
-  const onAbort = () => void sending.abort().catch(() => undefined);
+  // Ctrl-C: the upload is terminated on the server, and the run ends canceled without waiting for that.
+  let onAbort = () => {};
+  const canceled = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      void sending.abort().catch(() => undefined);
+      reject(new CaptionCanceled());
+    };
+  });
   signal.addEventListener("abort", onAbort, { once: true });
   try {
-    await Promise.race([sending.done, new Promise((_, reject) => signal.addEventListener("abort", () => reject(new CaptionCanceled()), { once: true }))]);
+    await Promise.race([sending.done, canceled]);
   } finally {
     signal.removeEventListener("abort", onAbort);
   }

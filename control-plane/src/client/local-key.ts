@@ -5,8 +5,15 @@ import { createKey } from "../services/account-admin.ts";
 
 /** The local account's first grant: ten hours of video; `npm run admin -- credits:grant` adds more. */
 export const LOCAL_CREDITS_SECONDS = 36_000;
+
+/** The key every caption command on a data directory shares, and its account. */
+export interface LocalKey {
+  api_key: string;
+  account_id: string;
+}
+
 /** A key (and its account, with LOCAL_CREDITS_SECONDS) made in the database of DATA_DIR's service, as `npm run admin` makes one. */
-export async function createLocalKey(dataDir: string, databaseUrl?: string): Promise<{ api_key: string; account_id: string }> {
+export async function createLocalKey(dataDir: string, databaseUrl?: string): Promise<LocalKey> {
   const url = databaseUrl ?? (await startEmbeddedPostgres(dataDir, createCliLogger("warn"))).url;
   const db = createDatabase(url, { max: 1, applicationName: "caption-command" });
   try {

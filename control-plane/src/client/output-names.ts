@@ -1,17 +1,11 @@
 import path from "node:path";
 import type { CaptionInput } from "./caption-args.ts";
 
-/** The five files a caption run writes, each an absolute path. */
-export interface OutputPaths {
-  video: string;
-  srt: string;
-  vtt: string;
-  ass: string;
-  transcript: string;
-}
-
 /** The job's result link behind each output (`Job` fields), in the order they are written. */
 export const OUTPUT_KINDS = ["video", "srt", "vtt", "ass", "transcript"] as const;
+
+/** The five files a caption run writes, each an absolute path. */
+export type OutputPaths = Record<(typeof OUTPUT_KINDS)[number], string>;
 
 /**
  * `talk.mp4` → `talk.captioned.mp4`, `talk.srt`, `talk.vtt`, `talk.ass`, `talk.transcript.json`, beside the input

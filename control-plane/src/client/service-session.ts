@@ -5,14 +5,10 @@ import path from "node:path";
 import { startEmbeddedService } from "../runtime/embedded-service.ts";
 import { findAdvertisedService, processAlive } from "../runtime/service-advert.ts";
 import { CaptionApiError, captionApi, type CaptionApi } from "./api-client.ts";
+import type { LocalKey } from "./local-key.ts";
 
 /** In DATA_DIR, readable by its owner alone: the key every caption command on that data directory shares. */
 const KEY_FILE = "caption-command.json";
-
-interface LocalKey {
-  api_key: string;
-  account_id: string;
-}
 
 export type SessionMode = "remote" | "joined" | "embedded";
 

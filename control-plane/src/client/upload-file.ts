@@ -1,6 +1,7 @@
 import { createReadStream } from "node:fs";
 import { DetailedError, Upload } from "tus-js-client";
-import { CaptionApiError, type UploadTicket } from "./api-client.ts";
+import type { Upload as UploadTicket } from "@caption/shared/api/upload";
+import { refusal } from "./api-client.ts";
 
 /** Waits between tries after a dropped connection; each try resumes from the offset the server stored. */
 const RETRY_DELAYS_MS = [0, 500, 1000, 2000, 3000, 5000, 5000, 10_000, 10_000];
@@ -32,15 +33,9 @@ export function uploadFile(file: string, ticket: UploadTicket, onProgress: (sent
   return { done, abort: () => upload.abort(true) };
 }
 
-/** A refusal the upload URL answered with the API's error body keeps its code and message; others say what broke. */
+/** A refusal the upload URL answered keeps the API's code and message; other errors (no answer at all) pass as they are. */
 function asApiError(error: Error): Error {
   if (!(error instanceof DetailedError) || !error.originalResponse) return error;
   const status = error.originalResponse.getStatus();
-  try {
-    const body = JSON.parse(error.originalResponse.getBody()) as { error?: { code?: unknown; message?: unknown } };
-    if (typeof body.error?.code === "string") return new CaptionApiError(body.error.code, String(body.error.message ?? ""), status);
-  } catch {
-    // Not the API's JSON (a proxy's page): the status says enough.
-  }
-  return new CaptionApiError(`HTTP_${status}`, `the upload was refused with ${status}: ${error.message.split("\n")[0]}`, status);
+  return refusal(status, error.originalResponse.getBody(), `the upload was refused with ${status}: ${error.message.split("\n")[0]}`);
 }

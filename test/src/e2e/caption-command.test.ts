@@ -4,7 +4,6 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { copyFile, mkdtemp, readFile, rm } from "node:fs/promises";
-import { createServer, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -12,6 +11,7 @@ import { makeSpeechVideo } from "@caption/gpu-worker/testing";
 import { probeMedia } from "@caption/gpu-worker/media";
 import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
 import { runCaptionCommand } from "../support/caption-command.ts";
+import { droppingProxy } from "../support/dropping-proxy.ts";
 import { startTestService, type TestService } from "../support/test-service.ts";
 
 let service: TestService;
@@ -127,35 +127,6 @@ test("Ctrl-C cancels the job and says so: exit 130, the job canceled, nothing ch
   assert.equal(usage.available_seconds, 600);
   assert.equal(run.stdout(), "");
 });
-
-/** A loopback TCP proxy to `target` that cuts, once, the first connection to carry more than `cutAfter` bytes upstream. */
-async function droppingProxy(target: URL, cutAfter: number) {
-  const state = { origin: "", cuts: 0, upstreamBytes: 0, close: () => server.close() };
-  const server = createServer((client) => {
-    const upstream = new Socket();
-    upstream.connect(Number(target.port), target.hostname);
-    let sent = 0;
-    client.on("data", (chunk: Buffer) => {
-      sent += chunk.length;
-      if (state.cuts === 0 && sent > cutAfter) {
-        state.cuts += 1;
-        client.destroy();
-        upstream.destroy();
-        return;
-      }
-      state.upstreamBytes += chunk.length;
-      upstream.write(chunk);
-    });
-    upstream.on("data", (chunk: Buffer) => client.write(chunk));
-    client.on("error", () => upstream.destroy());
-    upstream.on("error", () => client.destroy());
-    client.on("close", () => upstream.destroy());
-    upstream.on("close", () => client.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  state.origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  return state;
-}
 
 test("the upload's connection drops halfway: the command resumes from the stored offset and the job has the file's bytes", { timeout: 180_000 }, async () => {
   const clip = await makeSpeechVideo({ text: "A dropped upload resumes where it stopped.", width: 640, height: 360, fps: 25, durationSeconds: 12 });

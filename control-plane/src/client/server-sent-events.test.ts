@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { serverSentEvents } from "./follow-job.ts";
+import { serverSentEvents } from "./server-sent-events.ts";
 
 async function* chunks(...parts: string[]): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield new TextEncoder().encode(part);
@@ -22,4 +22,15 @@ test("an event cut off by the end of the stream is not delivered", async () => {
   const events = [];
   for await (const event of serverSentEvents(chunks("id: 1\nevent: status\ndata: {}\n"))) events.push(event);
   assert.deepEqual(events, []);
+});
+
+test("comment lines go to onComment, in order, between the events", async () => {
+  const heard: string[] = [];
+  const events = [];
+  for await (const event of serverSentEvents(chunks(": heartbeat\n\nid: 1\nevent: status\ndata: {}\n\n:  second \n\n"), (text) => heard.push(`comment ${text}`))) {
+    heard.push(`event ${event.id}`);
+    events.push(event);
+  }
+  assert.deepEqual(heard, ["comment heartbeat", "event 1", "comment second"]);
+  assert.deepEqual(events, [{ id: "1", event: "status", data: "{}" }]);
 });
