@@ -1,8 +1,6 @@
-export interface ServerSentEvent {
-  id?: string;
-  event: string;
-  data: string;
-}
+import { serverSentEvents, type ServerSentEvent } from "../client/server-sent-events.ts";
+
+export type { ServerSentEvent };
 
 export interface EventStreamClient {
   status: number;
@@ -32,32 +30,14 @@ export async function openEventStream(url: string, headers: Record<string, strin
   let finished = false;
   const ended = (async () => {
     if (!response.body) return;
-    const decoder = new TextDecoder();
-    let buffer = "";
-    let current: Partial<ServerSentEvent> & { data?: string } = {};
     try {
-      for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let newline: number;
-        while ((newline = buffer.indexOf("\n")) >= 0) {
-          const line = buffer.slice(0, newline).replace(/\r$/, "");
-          buffer = buffer.slice(newline + 1);
-          if (line === "") {
-            if (current.data !== undefined) events.push({ id: current.id, event: current.event ?? "message", data: current.data });
-            current = {};
-            notify();
-          } else if (line.startsWith(":")) {
-            comments.push(line.slice(1).trim());
-            notify();
-          } else {
-            const colon = line.indexOf(":");
-            const field = colon < 0 ? line : line.slice(0, colon);
-            const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
-            if (field === "data") current.data = current.data === undefined ? value : `${current.data}\n${value}`;
-            else if (field === "id") current.id = value;
-            else if (field === "event") current.event = value;
-          }
-        }
+      const onComment = (text: string) => {
+        comments.push(text);
+        notify();
+      };
+      for await (const event of serverSentEvents(response.body as AsyncIterable<Uint8Array>, onComment)) {
+        events.push(event);
+        notify();
       }
     } catch (error) {
       if (!abort.signal.aborted) throw error;

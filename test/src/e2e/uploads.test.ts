@@ -4,7 +4,6 @@
 import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, Socket as NetSocket, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -14,6 +13,7 @@ import type { Job } from "@caption/shared/api/job";
 import { startApiServer } from "@caption/control-plane";
 import { probeMedia } from "@caption/gpu-worker/media";
 import { fifoCanary, hlsPlaylist, makeSpeechVideo, type Canary } from "@caption/gpu-worker/testing";
+import { droppingProxy } from "../support/dropping-proxy.ts";
 import { startTestService, type TestService } from "../support/test-service.ts";
 
 let service: TestService;
@@ -32,37 +32,6 @@ after(async () => {
 });
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
-
-/** A loopback TCP proxy to `target` that cuts its first connection once `cutAfter` bytes went upstream. */
-async function droppingProxy(target: URL, cutAfter: number): Promise<{ origin: string; cuts: number; server: Server }> {
-  const state = { origin: "", cuts: 0, server: createServer() };
-  let first = true;
-  state.server.on("connection", (client: Socket) => {
-    const upstream = new NetSocket();
-    upstream.connect(Number(target.port), target.hostname);
-    const cutting = first;
-    first = false;
-    let sent = 0;
-    client.on("data", (chunk: Buffer) => {
-      sent += chunk.length;
-      if (cutting && sent > cutAfter) {
-        state.cuts += 1;
-        client.destroy();
-        upstream.destroy();
-        return;
-      }
-      upstream.write(chunk);
-    });
-    upstream.on("data", (chunk: Buffer) => client.write(chunk));
-    client.on("error", () => upstream.destroy());
-    upstream.on("error", () => client.destroy());
-    client.on("close", () => upstream.destroy());
-    upstream.on("close", () => client.destroy());
-  });
-  await new Promise<void>((resolve) => state.server.listen(0, "127.0.0.1", resolve));
-  state.origin = `http://127.0.0.1:${(state.server.address() as { port: number }).port}`;
-  return state;
-}
 
 async function createUpload(key: string, size: number): Promise<{ id: string; upload_url: string }> {
   const created = await service.call("POST", "/v1/uploads", key, { size_bytes: size, filename: "talk.mp4" });
@@ -120,7 +89,7 @@ describe("uploads end to end", () => {
     try {
       await tusUpload(file, upload.upload_url.replace(service.url, proxy.origin));
     } finally {
-      proxy.server.close();
+      proxy.close();
     }
     assert.equal(proxy.cuts, 1, "the first connection was cut");
     const job = await submitAndWait(key, upload.id, { preset: "karaoke" });
