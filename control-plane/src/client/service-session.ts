@@ -2,8 +2,9 @@
 // DATA_DIR (joined), or the embedded service started for this run alone and stopped after it.
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { embeddedPostgresOwner } from "../db/embedded-postgres.ts";
 import { startEmbeddedService } from "../runtime/embedded-service.ts";
-import { findAdvertisedService, processAlive } from "../runtime/service-advert.ts";
+import { findAdvertisedService } from "../runtime/service-advert.ts";
 import { CaptionApiError, captionApi, type CaptionApi } from "./api-client.ts";
 import type { LocalKey } from "./local-key.ts";
 
@@ -82,13 +83,8 @@ async function ready(url: string): Promise<boolean> {
  * Starting a second service beside it would lose the database when the first one stops.
  */
 async function refuseBusyDataDir(dataDir: string): Promise<void> {
-  let owner: number | undefined;
-  try {
-    owner = (JSON.parse(await readFile(path.join(dataDir, "postgres.json"), "utf8")) as { ownerPid?: number }).ownerPid;
-  } catch {
-    return;
-  }
-  if (owner === undefined || owner === process.pid || !processAlive(owner)) return;
+  const owner = await embeddedPostgresOwner(dataDir);
+  if (owner === null || owner === process.pid) return;
   throw new CaptionApiError(
     "DATA_DIR_BUSY",
     `DATA_DIR ${dataDir} is in use by process ${owner} (another caption command): wait for it, or run \`npm start\` once so that every caption command joins it`,

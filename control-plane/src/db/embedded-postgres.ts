@@ -65,7 +65,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, opt
   }
 
   const running = saved && initialised ? await runningServer(cluster.dir) : null;
-  if (saved && running && saved.ownerPid !== undefined && isAlive(saved.ownerPid)) {
+  if (saved && running && saved.ownerPid !== undefined && processAlive(saved.ownerPid)) {
     const credentials = { ...saved, port: running.port };
     logger.info({ port: running.port, cluster_dir: cluster.dir }, "embedded postgres already running; connecting to it");
     return { url: urlFor(credentials, DATABASE_NAME), adminUrl: urlFor(credentials, "postgres"), clusterDir: cluster.dir, stop: async () => {}, destroy: async () => {} };
@@ -109,14 +109,25 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, opt
   };
 }
 
-const isAlive = (pid: number) => {
+/** Whether process `pid` exists (EPERM: it does, as another user's). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
-};
+}
+
+/** The live process that started the embedded PostgreSQL of `dataDir` and will stop it; null when there is none. */
+export async function embeddedPostgresOwner(dataDir: string): Promise<number | null> {
+  try {
+    const { ownerPid } = JSON.parse(await readFile(path.join(path.resolve(dataDir), "postgres.json"), "utf8")) as Credentials;
+    return ownerPid !== undefined && processAlive(ownerPid) ? ownerPid : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The PostgreSQL already running on this data directory, from its postmaster.pid. */
 async function runningServer(clusterDir: string): Promise<{ pid: number; port: number } | null> {
@@ -125,13 +136,13 @@ async function runningServer(clusterDir: string): Promise<{ pid: number; port: n
   const [pidLine, , , portLine] = (await readFile(pidFile, "utf8")).split("\n");
   const pid = Number(pidLine);
   const port = Number(portLine);
-  return pid > 0 && port > 0 && isAlive(pid) ? { pid, port } : null;
+  return pid > 0 && port > 0 && processAlive(pid) ? { pid, port } : null;
 }
 
 /** Fast shutdown of a server nobody owns any more, so this process can start (and later stop) its own. */
 async function stopAbandoned(pid: number, clusterDir: string): Promise<void> {
   process.kill(pid, "SIGINT");
-  for (let waited = 0; isAlive(pid); waited += 100) {
+  for (let waited = 0; processAlive(pid); waited += 100) {
     if (waited === 30_000) process.kill(pid, "SIGQUIT");
     if (waited > 60_000) throw new EmbeddedPostgresError(`the PostgreSQL left running on ${clusterDir} (pid ${pid}) does not stop: stop it (kill ${pid}) and start again`);
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -3,7 +3,7 @@ import { Server, type ServerOptions } from "@tus/server";
 import type { Context } from "koa";
 import type { Logger } from "pino";
 import { NodeRequest } from "srvx/node";
-import { MAX_UPLOAD_BYTES } from "@caption/shared/api/upload";
+import { MAX_VIDEO_BYTES } from "@caption/shared/api/upload";
 import type { ApiErrorCode } from "@caption/shared/errors/codes";
 import type { Db } from "@caption/shared/db/database";
 import type { UploadRow } from "@caption/shared/db/tables";
@@ -46,7 +46,7 @@ export function createTusBridge(deps: TusBridgeDeps): TusBridge {
     path: UPLOADS_ROUTE,
     datastore: deps.store.datastore,
     locker: deps.locker,
-    maxSize: MAX_UPLOAD_BYTES,
+    maxSize: MAX_VIDEO_BYTES,
     // Bytes a job may still read are not the client's to delete.
     disableTerminationForFinishedUploads: true,
     getFileIdFromRequest: (req) => {

@@ -1,5 +1,6 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { processAlive } from "../db/embedded-postgres.ts";
 
 /**
  * DATA_DIR/service.json: where the `npm start` service on this data directory answers, so a caption command
@@ -34,14 +35,5 @@ async function readAdvert(dataDir: string): Promise<ServiceAdvert | null> {
     return typeof value.url === "string" && Number.isInteger(value.pid) ? { url: value.url, pid: value.pid as number } : null;
   } catch {
     return null;
-  }
-}
-
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }

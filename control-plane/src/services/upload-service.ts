@@ -1,5 +1,5 @@
 import { monotonicFactory } from "ulid";
-import { FINISHED_UPLOAD_TTL_SECONDS, MAX_UNFINISHED_UPLOADS, MAX_UPLOAD_BYTES, UPLOAD_URL_TTL_SECONDS, type Upload, type UploadRequest } from "@caption/shared/api/upload";
+import { FINISHED_UPLOAD_TTL_SECONDS, MAX_UNFINISHED_UPLOADS, MAX_VIDEO_BYTES, UPLOAD_URL_TTL_SECONDS, type Upload, type UploadRequest } from "@caption/shared/api/upload";
 import type { Db, DbOrTrx } from "@caption/shared/db/database";
 import type { UploadRow } from "@caption/shared/db/tables";
 import { findUpload, insertUpload, lockAccountUploads, unfinishedUploads } from "../db/upload-repository.ts";
@@ -30,8 +30,8 @@ export const uploadExpired = (id: string) => new ServiceError("UPLOAD_EXPIRED", 
  * an hour. An account holds at most MAX_UNFINISHED_UPLOADS unfinished ones; racing creations count each other.
  */
 export async function createUpload(deps: UploadDeps, principal: Principal, request: UploadRequest): Promise<Upload> {
-  if (request.size_bytes > MAX_UPLOAD_BYTES) {
-    throw new ServiceError("VIDEO_TOO_LARGE", `size_bytes is ${request.size_bytes}; the largest video is ${MAX_UPLOAD_BYTES} bytes (500 MiB)`);
+  if (request.size_bytes > MAX_VIDEO_BYTES) {
+    throw new ServiceError("VIDEO_TOO_LARGE", `size_bytes is ${request.size_bytes}; the largest video is ${MAX_VIDEO_BYTES} bytes (500 MiB)`);
   }
   const { now } = deps;
   const id = `upl_${nextUlid()}`;
@@ -57,7 +57,7 @@ export async function createUpload(deps: UploadDeps, principal: Principal, reque
     id,
     upload_url: `${deps.baseUrl}${UPLOADS_ROUTE}/${id}?${deps.signer.query(uploadSigningKey(id), expiresAt)}`,
     expires_at: expiresAt.toISOString(),
-    max_bytes: MAX_UPLOAD_BYTES,
+    max_bytes: MAX_VIDEO_BYTES,
   };
 }
 

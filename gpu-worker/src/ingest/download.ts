@@ -2,13 +2,13 @@ import { createHash } from "node:crypto";
 import type { FileHandle } from "node:fs/promises";
 import { open, rm } from "node:fs/promises";
 import type { IncomingMessage } from "node:http";
+import { MAX_VIDEO_BYTES } from "@caption/shared/api/upload";
 import { JobFailure } from "@caption/shared/errors/codes";
 import { pinnedHttpsRequest } from "@caption/shared/net/pinned-https";
 import type { Logger } from "pino";
 import { parseVideoUrl, resolveTarget, type ResolvedTarget } from "./resolve-target.ts";
 import { throughputGuard } from "./throughput-guard.ts";
 
-export const DEFAULT_MAX_VIDEO_BYTES = 500 * 1024 * 1024;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 // Bounds how long any download holds a worker, however the server paces it (DOWNLOAD_TIMEOUT_SECONDS).
@@ -93,7 +93,7 @@ function checkHeaders(response: IncomingMessage, host: string, maxBytes: number)
  * signal's reason.
  */
 export async function downloadVideo(url: string, destPath: string, opts: DownloadOptions): Promise<DownloadResult> {
-  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_VIDEO_BYTES;
+  const maxBytes = opts.maxBytes ?? MAX_VIDEO_BYTES;
   const idleTimeoutMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const parsed = parseVideoUrl(url);
   const host = parsed.host;

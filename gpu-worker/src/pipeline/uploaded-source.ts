@@ -1,4 +1,4 @@
-import { MAX_UPLOAD_BYTES } from "@caption/shared/api/upload";
+import { MAX_VIDEO_BYTES } from "@caption/shared/api/upload";
 import { JobFailure } from "@caption/shared/errors/codes";
 import { UPLOADS_FOLDER } from "@caption/shared/storage/result-files";
 import { StoredFileMissing } from "../storage/result-store.ts";
@@ -17,7 +17,7 @@ export async function copyUploadedVideo(ctx: AttemptContext, uploadId: string, d
     if (error instanceof StoredFileMissing) throw new JobFailure("UPLOAD_EXPIRED", `upload ${uploadId} was deleted before the job read it; upload the video again`);
     throw error;
   });
-  if (copied.bytes > MAX_UPLOAD_BYTES) throw new JobFailure("VIDEO_TOO_LARGE", `The video is ${copied.bytes} bytes; the limit is ${MAX_UPLOAD_BYTES} bytes`);
+  if (copied.bytes > MAX_VIDEO_BYTES) throw new JobFailure("VIDEO_TOO_LARGE", `The video is ${copied.bytes} bytes; the limit is ${MAX_VIDEO_BYTES} bytes`);
   log.info({ upload_id: uploadId, bytes: copied.bytes, sha256: copied.sha256 }, "upload read");
   return copied;
 }

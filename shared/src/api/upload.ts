@@ -1,7 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 
-/** The largest upload, the same as the largest download (the worker's VIDEO_TOO_LARGE). */
-export const MAX_UPLOAD_BYTES = 500 * 1024 * 1024;
+/** The largest video, uploaded or downloaded (413 or the worker's VIDEO_TOO_LARGE beyond). */
+export const MAX_VIDEO_BYTES = 500 * 1024 * 1024;
 /** How long an upload URL takes bytes. */
 export const UPLOAD_URL_TTL_SECONDS = 3600;
 /** How long a finished upload can be submitted (and then is deleted), counted from its completion. */
@@ -14,7 +14,7 @@ export const UPLOAD_ID_PATTERN = "^upl_[0-9A-HJKMNP-TV-Z]{26}$";
 export const UploadRequestSchema = Type.Object(
   {
     // No schema maximum: a size over the limit is 413 VIDEO_TOO_LARGE, not a malformed body.
-    size_bytes: Type.Integer({ minimum: 1, description: `The file's exact size in bytes; at most ${MAX_UPLOAD_BYTES} (500 MiB), else 413 VIDEO_TOO_LARGE` }),
+    size_bytes: Type.Integer({ minimum: 1, description: `The file's exact size in bytes; at most ${MAX_VIDEO_BYTES} (500 MiB), else 413 VIDEO_TOO_LARGE` }),
     filename: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: "^[^\\u0000-\\u001f\\u007f/\\\\]+$", description: "The file's name, for your records: no path, no control characters" })),
   },
   { additionalProperties: false, $id: "UploadRequest" },
