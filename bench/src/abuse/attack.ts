@@ -54,7 +54,7 @@ async function call(url: string, c: Call, counts: AttackCounts): Promise<{ statu
 }
 
 /** 123 bytes or so that brotli turns into a 16 MiB `{"words":[0,0,…]}`. */
-export function inflatingBody(): Buffer {
+function inflatingBody(): Buffer {
   const inner = "0,".repeat(8 * 1024 * 1024 - 1);
   return brotliCompressSync(Buffer.from(`{"words":[${inner}0]}`));
 }

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import type { TestHttpsServer } from "@caption/shared/testing/https-server";
 
 // The second account, working normally: one webhook endpoint whose receiver notes when each event
@@ -40,7 +41,6 @@ export async function startWebhookTimer(server: TestHttpsServer, url: string, ke
 
 /** The process's resident set in MiB (Linux), or null. */
 export async function rssMiB(pid: number): Promise<number | null> {
-  const { readFile } = await import("node:fs/promises");
   const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
   const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
   return kb ? Number(kb) / 1024 : null;

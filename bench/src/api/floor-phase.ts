@@ -12,7 +12,7 @@ import { summarize, type ScenarioSummary } from "./scenario-summary.ts";
 const FLOOR_ENTRY = path.resolve(import.meta.dirname, "floor-process.ts");
 
 /** Each scenario's floor ratios: GET ≥ 0.5× the floor's req/s with p99 ≤ 2× the floor's; POSTs ≥ 0.4×. */
-export const FLOOR_TARGETS: Readonly<Record<string, { minRatio: number; maxP99Ratio?: number }>> = {
+const FLOOR_TARGETS: Readonly<Record<string, { minRatio: number; maxP99Ratio?: number }>> = {
   "GET /v1/jobs/{id}": { minRatio: 0.5, maxP99Ratio: 2 },
   "POST /v1/subtitles": { minRatio: 0.4 },
   "POST /v1/subtitles (Idempotency-Key)": { minRatio: 0.4 },

@@ -40,21 +40,39 @@ export function jsonBody(options: { limit: string | number; tooLargeIs413: boole
   return [requireJson, parse, wellFormed];
 }
 
+/** A value met on the walk and how it was reached: a path is spelled out only for the value refused. */
+interface Step {
+  value: unknown;
+  key: string | number | null;
+  parent: Step | null;
+}
+
+/** The step's place in the body, as `words[3].text`; "" for the body itself. */
+function pathOf(step: Step): string {
+  const keys: (string | number)[] = [];
+  for (let s: Step | null = step; s !== null && s.key !== null; s = s.parent) keys.push(s.key);
+  return keys.reduceRight<string>((at, key) => (typeof key === "number" ? `${at}[${key}]` : at === "" ? key : `${at}.${key}`), "");
+}
+
 /** Where the first string (or property name) of `body` that is not well-formed UTF-16 lies, as `words[3].text`; null when none is. */
 function illFormedString(body: unknown): string | null {
   // Iterative: a body may nest as deep as its size allows.
-  const pending: [unknown, string][] = [[body, ""]];
-  for (let item = pending.pop(); item; item = pending.pop()) {
-    const [value, at] = item;
+  const pending: Step[] = [{ value: body, key: null, parent: null }];
+  for (let step = pending.pop(); step; step = pending.pop()) {
+    const { value } = step;
     if (typeof value === "string") {
-      if (!value.isWellFormed()) return at || "body";
+      if (!value.isWellFormed()) return pathOf(step) || "body";
     } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) pending.push([value[i], `${at}[${i}]`]);
+      for (let i = value.length - 1; i >= 0; i--) pending.push({ value: value[i], key: i, parent: step });
     } else if (value !== null && typeof value === "object") {
-      for (const [key, child] of Object.entries(value).reverse()) {
-        const name = at === "" ? key : `${at}.${key}`;
-        if (!key.isWellFormed()) return at === "" ? "a field name" : `a field name in ${at}`;
-        pending.push([child, name]);
+      const keys = Object.keys(value);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] ?? "";
+        if (!key.isWellFormed()) {
+          const at = pathOf(step);
+          return at === "" ? "a field name" : `a field name in ${at}`;
+        }
+        pending.push({ value: (value as Record<string, unknown>)[key], key, parent: step });
       }
     }
   }

@@ -3,8 +3,10 @@ import { after, before, test } from "node:test";
 import pino from "pino";
 import { insertQueuedJob } from "@caption/shared/testing/job-rows";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
+import type { WebhookEventType } from "@caption/shared/api/webhook";
 import { createResultLinks } from "../storage/create-result-links.ts";
 import { createUrlSigner } from "../storage/signed-url.ts";
+import { insertAccountWithEndpoints } from "../testing/webhook-endpoint-rows.ts";
 import { recordEndpointHealth } from "./webhook-endpoint-health.ts";
 import { enableWebhookEndpoint } from "./webhook-endpoint-service.ts";
 import { sendWebhookAttempt, type WebhookSenderDeps } from "./webhook-sender.ts";
@@ -23,15 +25,9 @@ before(async () => {
 after(() => database.dispose());
 
 let serial = 0;
-async function account(endpoints: { events: ("job.completed" | "job.canceled" | "webhook_endpoint.disabled")[] }[]): Promise<{ accountId: string; ids: string[] }> {
+async function account(endpoints: { events: WebhookEventType[] }[]): Promise<{ accountId: string; ids: string[] }> {
   const accountId = `acct_h${++serial}`;
-  await database.db.insertInto("accounts").values({ id: accountId, name: accountId, created_at: T0 }).execute();
-  const ids = endpoints.map((_, i) => `we_${accountId}_${i}`);
-  await database.db
-    .insertInto("webhook_endpoints")
-    .values(endpoints.map((e, i) => ({ id: ids[i] ?? "", account_id: accountId, url: `https://h${i}.example.com/`, events: e.events, secret: "whsec_AAAA", created_at: T0 })))
-    .execute();
-  return { accountId, ids };
+  return { accountId, ids: await insertAccountWithEndpoints(database.db, accountId, endpoints, T0) };
 }
 
 const health = (endpoint: string, ok: boolean, when: Date) => database.db.transaction().execute((trx) => recordEndpointHealth(trx, endpoint, ok, when));

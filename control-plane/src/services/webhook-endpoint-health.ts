@@ -8,7 +8,7 @@ import { presentEndpoint } from "./webhook-endpoint-presenter.ts";
 const nextUlid = monotonicFactory();
 
 /** Whether an endpoint's run of failures calls for disabling it: every attempt failed for 3 days, 20 of them at least. */
-export function shouldDisable(endpoint: Pick<WebhookEndpointRow, "failing_since" | "consecutive_failures" | "disabled_at">, at: Date): boolean {
+function shouldDisable(endpoint: Pick<WebhookEndpointRow, "failing_since" | "consecutive_failures" | "disabled_at">, at: Date): boolean {
   if (endpoint.disabled_at !== null || endpoint.failing_since === null) return false;
   return endpoint.consecutive_failures >= DISABLE_AFTER_ATTEMPTS && at.getTime() - new Date(endpoint.failing_since).getTime() >= DISABLE_AFTER_FAILING_MS;
 }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { claimDeliveriesToEnqueue, markEnqueued } from "../db/webhook-delivery-repository.ts";
+import { insertAccountWithEndpoints } from "../testing/webhook-endpoint-rows.ts";
 
 // Which due deliveries the relay hands to the queue: one in flight per endpoint, oldest first, and
 // each active account an equal share of the senders' places but one, accounts taking turns. The
@@ -18,14 +19,8 @@ after(() => database.dispose());
 
 let serial = 0;
 async function accountWithEndpoints(count: number): Promise<string[]> {
-  const account = `acct_f${++serial}`;
-  await database.db.insertInto("accounts").values({ id: account, name: account, created_at: T0 }).execute();
-  const ids = Array.from({ length: count }, (_, i) => `we_${account}_${i}`);
-  await database.db
-    .insertInto("webhook_endpoints")
-    .values(ids.map((id) => ({ id, account_id: account, url: `https://${id}.example.com/`, events: ["webhook_endpoint.disabled" as const], secret: "whsec_AAAA", created_at: T0 })))
-    .execute();
-  return ids;
+  const endpoints = Array.from({ length: count }, () => ({ events: ["webhook_endpoint.disabled" as const] }));
+  return insertAccountWithEndpoints(database.db, `acct_f${++serial}`, endpoints, T0);
 }
 
 /** A due delivery to `endpoint` (an endpoint event's: it has its body, no job). */

@@ -6,12 +6,20 @@ import path from "node:path";
 import { createHash, randomBytes } from "node:crypto";
 import { test } from "node:test";
 import { createLocalResultStore } from "./local-result-store.ts";
-import { StoredFileMissing } from "./result-store.ts";
+import { StoredFileMissing, type ResultStore } from "./result-store.ts";
 
-test("put stores under <job>/<name>, overwrites on retry, deleteJob removes everything", async () => {
+/** Runs `body` with a store over a fresh temporary root, removed afterwards. */
+async function withStore(body: (store: ResultStore, root: string) => Promise<void>): Promise<void> {
   const root = await mkdtemp(path.join(tmpdir(), "store-"));
   try {
-    const store = createLocalResultStore(root);
+    await body(createLocalResultStore(root), root);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+test("put stores under <job>/<name>, overwrites on retry, deleteJob removes everything", async () => {
+  await withStore(async (store, root) => {
     const source = path.join(root, "source.txt");
     await writeFile(source, "first");
     assert.equal(await store.put("job_1", "captions.srt", source, "text/plain"), "job_1/captions.srt");
@@ -24,15 +32,11 @@ test("put stores under <job>/<name>, overwrites on retry, deleteJob removes ever
     await store.deleteJob("job_1");
     await assert.rejects(store.put("../etc", "x", source, "text/plain"), /unsafe/);
     await assert.rejects(store.put("job_2", "../x", source, "text/plain"), /unsafe/);
-  } finally {
-    await rm(root, { recursive: true, force: true });
-  }
+  });
 });
 
 test("get copies a stored file back with its size and sha256; a missing one is StoredFileMissing", async () => {
-  const root = await mkdtemp(path.join(tmpdir(), "store-"));
-  try {
-    const store = createLocalResultStore(root);
+  await withStore(async (store, root) => {
     const bytes = randomBytes(300_000);
     const source = path.join(root, "upload");
     await writeFile(source, bytes);
@@ -45,15 +49,11 @@ test("get copies a stored file back with its size and sha256; a missing one is S
     await assert.rejects(store.get("job_gone", "source-video", copy), StoredFileMissing);
     await assert.rejects(store.get("job_1", "../upload", copy), /unsafe/);
     await assert.rejects(store.get("job_1", "source-video", path.join(root, "aborted"), { signal: AbortSignal.abort() }), { name: "AbortError" });
-  } finally {
-    await rm(root, { recursive: true, force: true });
-  }
+  });
 });
 
 test("copy makes the stored file the other job's too without a second copy on disk; either job's deletion leaves the other's", async () => {
-  const root = await mkdtemp(path.join(tmpdir(), "local-store-copy-"));
-  try {
-    const store = createLocalResultStore(root);
+  await withStore(async (store, root) => {
     const file = path.join(root, "upload");
     await writeFile(file, "the source video");
     await store.put("job_source", "source-video", file, "video/mp4");
@@ -65,7 +65,5 @@ test("copy makes the stored file the other job's too without a second copy on di
     assert.equal(await readFile(path.join(root, "job_render", "source-video"), "utf8"), "the source video");
     assert.equal((await stat(path.join(root, "job_render", "source-video"))).nlink, 1);
     await assert.rejects(store.copy("job_source", "source-video", "job_other"), StoredFileMissing);
-  } finally {
-    await rm(root, { recursive: true, force: true });
-  }
+  });
 });

@@ -1,4 +1,4 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { JobSchema } from "./job.ts";
 import { LiteralUnion, Nullable } from "./style.ts";
 
@@ -92,24 +92,17 @@ export const WebhookDeliveryListSchema = Type.Object(
 );
 export type WebhookDeliveryList = Static<typeof WebhookDeliveryListSchema>;
 
-/** The body of every delivery (Standard Webhooks), signed as sent. */
-export const WebhookPayloadSchema = Type.Object(
-  {
-    type: LiteralUnion(JOB_WEBHOOK_EVENT_TYPES),
-    timestamp: Type.String({ format: "date-time", description: "When the event happened" }),
-    data: JobSchema,
-  },
-  { additionalProperties: false, $id: "WebhookPayload" },
-);
+/** A delivery's body (Standard Webhooks), signed as sent: `{ type, timestamp, data }`. */
+const eventPayload = <const T extends readonly string[], D extends TSchema>(types: T, data: D, $id: string) =>
+  Type.Object(
+    { type: LiteralUnion(types), timestamp: Type.String({ format: "date-time", description: "When the event happened" }), data },
+    { additionalProperties: false, $id },
+  );
+
+/** The body of a job's event. */
+export const WebhookPayloadSchema = eventPayload(JOB_WEBHOOK_EVENT_TYPES, JobSchema, "WebhookPayload");
 export type WebhookPayload = Static<typeof WebhookPayloadSchema>;
 
 /** The body of an endpoint's own event, sent to the account's other endpoints subscribed to it. */
-export const WebhookEndpointEventPayloadSchema = Type.Object(
-  {
-    type: LiteralUnion(ENDPOINT_WEBHOOK_EVENT_TYPES),
-    timestamp: Type.String({ format: "date-time", description: "When the event happened" }),
-    data: WebhookEndpointSchema,
-  },
-  { additionalProperties: false, $id: "WebhookEndpointEventPayload" },
-);
+export const WebhookEndpointEventPayloadSchema = eventPayload(ENDPOINT_WEBHOOK_EVENT_TYPES, WebhookEndpointSchema, "WebhookEndpointEventPayload");
 export type WebhookEndpointEventPayload = Static<typeof WebhookEndpointEventPayloadSchema>;

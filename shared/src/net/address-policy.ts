@@ -58,7 +58,7 @@ const COMPILED = RULES.map((rule) => {
 });
 
 /** The eight 16-bit groups of a valid IPv6 address (zone id removed). */
-function ipv6Groups(address: string): number[] {
+export function ipv6Groups(address: string): number[] {
   let text = address.toLowerCase();
   const dotted = text.match(/^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/);
   if (dotted) {

@@ -25,7 +25,7 @@ const LOOPBACK: readonly ResolvedAddress[] = [
 ];
 
 /** RFC 6761 §6.3: `localhost` and every name under it are loopback, whatever a name server says. */
-export function isLocalhostName(hostname: string): boolean {
+function isLocalhostName(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/\.$/, "");
   return name === "localhost" || name.endsWith(".localhost");
 }

@@ -1,5 +1,6 @@
 import { createSocket, type RemoteInfo } from "node:dgram";
 import { isIPv4, isIPv6 } from "node:net";
+import { ipv6Groups } from "../net/address-policy.ts";
 
 // A DNS server on loopback UDP for tests: it answers A and AAAA questions from a table, or never
 // answers at all (a name server that drops queries), and counts what it was asked.
@@ -44,20 +45,15 @@ function record(type: number, address: string): Buffer {
 }
 
 function ipv6Bytes(address: string): Buffer {
-  const text = address.toLowerCase();
-  const [head = "", tail = ""] = text.split("::");
-  const headGroups = head ? head.split(":") : [];
-  const tailGroups = tail ? tail.split(":") : [];
-  const groups = text.includes("::") ? [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill("0"), ...tailGroups] : headGroups;
   const bytes = Buffer.alloc(16);
-  groups.forEach((group, i) => bytes.writeUInt16BE(Number.parseInt(group, 16), i * 2));
+  ipv6Groups(address).forEach((group, i) => bytes.writeUInt16BE(group, i * 2));
   return bytes;
 }
 
 function reply(query: Buffer, type: number, addresses: readonly string[], questionEnd: number): Buffer {
   const fits = addresses.filter((a) => (type === 1 ? isIPv4(a) : type === 28 ? isIPv6(a) : false));
   const header = Buffer.from(query.subarray(0, 12));
-  header.writeUInt16BE(0x8180 | (fits.length === 0 && addresses.length === 0 ? 3 : 0), 2); // NXDOMAIN when the name has nothing
+  header.writeUInt16BE(0x8180 | (addresses.length === 0 ? 3 : 0), 2); // NXDOMAIN when the name has nothing
   header.writeUInt16BE(1, 4);
   header.writeUInt16BE(fits.length, 6);
   header.writeUInt32BE(0, 8);
