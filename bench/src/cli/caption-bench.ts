@@ -11,6 +11,7 @@ import { startEmbeddedService } from "@caption/control-plane/testing";
 import { makeSpeechVideo } from "@caption/gpu-worker/testing";
 import { REPO_ROOT } from "../repo-root.ts";
 import { makeWorkDir } from "../work-dir.ts";
+import { median } from "../api/scenario-summary.ts";
 
 const COLD_RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const TARGET_ADDED_SECONDS = 3;
@@ -92,7 +93,6 @@ try {
   } finally {
     await service.stop();
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
   const added = median(cold.map((run) => run.wall - run.job));
   const addedJoined = median(joined.map((run) => run.wall - run.job));
   const warmJob = median(joined.map((run) => run.job));

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { DbOrTrx } from "@caption/shared/db/database";
+import { WEBHOOKS_CHANNEL } from "@caption/shared/jobs/catalog";
 import type { WebhookEndpointRow } from "@caption/shared/db/tables";
 import type { WebhookEventType } from "@caption/shared/api/webhook";
 
@@ -98,6 +99,6 @@ export async function queueEndpointEvent(
     )
     .returning("id")
     .execute();
-  if (queued.length > 0) await sql`SELECT pg_notify('caption_webhooks', '')`.execute(trx);
+  if (queued.length > 0) await sql`SELECT pg_notify(${WEBHOOKS_CHANNEL}, '')`.execute(trx);
   return queued.length;
 }

@@ -26,10 +26,9 @@ import { createUrlSigner } from "../storage/signed-url.ts";
 import { createUploadStore } from "../storage/upload-store.ts";
 import { createUploadLocker } from "../db/upload-locker.ts";
 import { createTusBridge } from "../http/tus-bridge.ts";
-import { startUploadSweep } from "../services/upload-sweep.ts";
-import { JOB_EVENTS_CHANNEL, PREVIEW_RESULTS_CHANNEL, QUEUES } from "@caption/shared/jobs/catalog";
+import { JOB_EVENTS_CHANNEL, PREVIEW_RESULTS_CHANNEL, QUEUES, WEBHOOKS_CHANNEL } from "@caption/shared/jobs/catalog";
 import { startMaintenance } from "../services/maintenance.ts";
-import { startWebhookRelay, WEBHOOKS_CHANNEL } from "../services/webhook-relay.ts";
+import { startWebhookRelay } from "../services/webhook-relay.ts";
 import { sendWebhookAttempt } from "../services/webhook-sender.ts";
 import { observeQueue } from "../telemetry/queue-gauges.ts";
 
@@ -52,8 +51,6 @@ export interface ApiServerOptions {
   webhookSweepMs?: number;
   /** How often the webhook relay looks for deliveries whose queue entry was lost (default 60 s). */
   webhookRequeueMs?: number;
-  /** How often expired uploads are deleted (default 60 s). */
-  uploadSweepMs?: number;
   /** Tests and benchmarks only: the name servers webhook URLs are resolved with (default the system's). */
   dns?: DnsOptions;
   /** The endpoints served and published (default every route of the API); tests add declarations of their own. */
@@ -115,7 +112,8 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     await db.destroy();
     throw error;
   }
-  const maintenance = startMaintenance(db, logger, now);
+  const uploadStore = createUploadStore(storage, env);
+  const maintenance = startMaintenance(db, logger, now, { db, store: uploadStore, logger });
   const stopObservingQueue = telemetry ? observeQueue(db, logger) : () => undefined;
   // One LISTEN connection per process: event streams, the webhook relay and previews wait on it.
   const listener = startNotificationListener(databaseUrl, {
@@ -141,9 +139,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
   };
   await queue.work({ [QUEUES.webhookDelivery]: { concurrency: env.WEBHOOK_CONCURRENCY, handle: (attempt) => sendWebhookAttempt(senderDeps, attempt) } });
   const eventStreams = createEventStreams();
-  const uploadStore = createUploadStore(storage, env);
   const uploadLocker = createUploadLocker(databaseUrl);
-  const uploadSweep = startUploadSweep({ db, store: uploadStore, logger }, now, options.uploadSweepMs);
   const tus = createTusBridge({ db, store: uploadStore, locker: uploadLocker, logger, now });
   const streamLeases = createStreamLeases(db, logger);
   const app = createApp({
@@ -187,7 +183,6 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
         await closed;
         await streamLeases.stop();
         maintenance.stop();
-        uploadSweep.stop();
         await uploadLocker.close();
         stopObservingQueue();
         await relay.stop();

@@ -5,6 +5,7 @@ import { deleteExpiredIdempotencyRecords } from "../db/idempotency-repository.ts
 import { deleteProgressEventsBefore } from "../db/job-event-repository.ts";
 import { deleteStalePreviewRows } from "../db/preview-repository.ts";
 import { deleteDeliveriesBefore } from "../db/webhook-delivery-repository.ts";
+import { sweepUploads, type UploadSweepDeps } from "./upload-sweep.ts";
 
 const EVERY_MS = 60_000;
 const RATE_WINDOWS_KEPT_MS = 5 * 60_000;
@@ -16,9 +17,10 @@ const PREVIEW_RESULTS_KEPT_MS = 60_000;
 
 /**
  * Prunes rate-limit windows (previews' too), expired idempotency records, week-old webhook deliveries (stuck pending ones too)
- * and progress events, and previews nobody took; safe to run in every API process.
+ * and progress events, and previews nobody took, and deletes uploads past their time; safe to run in every API
+ * process (the uploads' row locks keep the sweeps apart).
  */
-export function startMaintenance(db: Db, logger: Logger, now: () => Date): { stop(): void } {
+export function startMaintenance(db: Db, logger: Logger, now: () => Date, uploads: UploadSweepDeps): { stop(): void } {
   const timer = setInterval(() => {
     const windowsBefore = new Date(now().getTime() - RATE_WINDOWS_KEPT_MS);
     const deliveriesBefore = new Date(now().getTime() - SETTLED_DELIVERIES_KEPT_MS);
@@ -28,8 +30,9 @@ export function startMaintenance(db: Db, logger: Logger, now: () => Date): { sto
       deleteExpiredIdempotencyRecords(db),
       deleteDeliveriesBefore(db, deliveriesBefore),
       deleteProgressEventsBefore(db, progressBefore),
-      deleteStalePreviewRows(db, new Date(Date.now() - PREVIEW_RESULTS_KEPT_MS), windowsBefore),
+      deleteStalePreviewRows(db, new Date(now().getTime() - PREVIEW_RESULTS_KEPT_MS), windowsBefore),
     ]).catch((error: unknown) => logger.warn({ err: error }, "maintenance failed"));
+    sweepUploads(uploads, now()).catch((error: unknown) => logger.warn({ err: error }, "upload sweep failed"));
   }, EVERY_MS);
   timer.unref();
   return { stop: () => clearInterval(timer) };

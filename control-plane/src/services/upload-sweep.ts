@@ -5,7 +5,6 @@ import { findUpload, markUploadDeleted, uploadsToDelete } from "../db/upload-rep
 import type { UploadStore } from "../storage/upload-store.ts";
 
 const BATCH = 100;
-const EVERY_MS = 60_000;
 
 export interface UploadSweepDeps {
   db: Db;
@@ -51,13 +50,4 @@ async function deleteIfStillDue(deps: UploadSweepDeps, id: string, now: Date): P
     deps.logger.warn({ err: error, upload_id: id }, "upload not deleted");
     return false;
   }
-}
-
-/** Sweeps every minute (in every API process: the row locks keep them apart). */
-export function startUploadSweep(deps: UploadSweepDeps, now: () => Date, everyMs = EVERY_MS): { stop(): void } {
-  const timer = setInterval(() => {
-    sweepUploads(deps, now()).catch((error: unknown) => deps.logger.warn({ err: error }, "upload sweep failed"));
-  }, everyMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
 }

@@ -5,8 +5,6 @@ import { claimDeliveriesToEnqueue, claimOverdueDeliveries, lockRelay, markDueAt,
 import type { JobQueue } from "../queue/job-queue.ts";
 import { RETRY_WINDOW_MS } from "./webhook-retry-schedule.ts";
 
-/** The channel the jobs_record_event trigger (and a disabled endpoint's event) notifies when deliveries were queued. */
-export const WEBHOOKS_CHANNEL = "caption_webhooks";
 const BATCH = 100;
 
 /**

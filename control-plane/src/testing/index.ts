@@ -8,4 +8,4 @@ export { openEventStream, type EventStreamClient, type ServerSentEvent } from ".
 export { webhookReceiver, type Answer, type ReceivedWebhook, type RoutingServer, type WebhookReceiver } from "./webhook-receiver.ts";
 export { ENTRY_POINTS, spawnService, type LogEntry, type ServiceEntry, type ServiceProcess, type SpawnServiceOptions } from "../runtime/service-process.ts";
 export { startEmbeddedService, type EmbeddedService, type EmbeddedServiceOptions } from "../runtime/embedded-service.ts";
-export { BODY_FORMATS, LANGUAGES, measureRenderBodies, realisticRenderBody, type BodyFormat, type MeasuredBody } from "./realistic-render-body.ts";
+export { measureRenderBodies } from "./realistic-render-body.ts";

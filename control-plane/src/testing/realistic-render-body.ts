@@ -16,10 +16,10 @@ const SENTENCES: Record<string, string> = {
   japanese: "今日は 皆さんに 新しい 字幕の 作り方を ご紹介 したいと 思います",
 };
 
-export const LANGUAGES = Object.keys(SENTENCES);
+const LANGUAGES = Object.keys(SENTENCES);
 
 export type BodyFormat = "compact" | "ascii-escaped" | "pretty-ascii-escaped";
-export const BODY_FORMATS: readonly BodyFormat[] = ["compact", "ascii-escaped", "pretty-ascii-escaped"];
+const BODY_FORMATS: readonly BodyFormat[] = ["compact", "ascii-escaped", "pretty-ascii-escaped"];
 
 export interface RenderBodyOptions {
   language: string;

@@ -101,8 +101,11 @@ export async function storeResults(
     transcript: Transcript;
     quality: QualityInput;
     progress: number;
-    /** A render job's source job: its stored video is copied within the store rather than uploaded again. */
-    sourceStoredBy?: string;
+    /**
+     * Where the store already holds the source's bytes (a render job's source job, an uploaded video): they are
+     * copied within the store rather than uploaded again.
+     */
+    storedSource?: { jobId: string; name: string };
   },
 ): Promise<{ quality: QualitySummary; pictures: LocalResultFile[]; storedBytes: number }> {
   const { deps, dir, job, log, signal } = ctx;
@@ -129,12 +132,15 @@ export async function storeResults(
     // The burned video is one of the video's files, when there is one.
     const written = [...Object.values(RESULT_FILES).filter((file) => file !== RESULT_FILES.video), ...input.video.files, ...pictures];
     const files = written.map((file) => ({ ...file, localPath: path.join(dir, file.name) }));
-    const source = input.sourceStoredBy === undefined ? [{ ...SOURCE_VIDEO_FILE, localPath: input.sourcePath }] : [];
+    const { storedSource } = input;
+    const source = storedSource === undefined ? [{ ...SOURCE_VIDEO_FILE, localPath: input.sourcePath }] : [];
     for (const file of [...files, ...source]) {
       signal.throwIfAborted();
       ctx.stored.push(await deps.store.put(job.id, file.name, file.localPath, file.contentType, { signal }));
     }
-    if (input.sourceStoredBy !== undefined) ctx.stored.push(await deps.store.copy(input.sourceStoredBy, SOURCE_VIDEO_FILE.name, job.id, { signal }));
+    if (storedSource !== undefined) {
+      ctx.stored.push(await deps.store.copy(storedSource.jobId, storedSource.name, job.id, { signal, as: SOURCE_VIDEO_FILE.name }));
+    }
     // The source video is counted apart, once per distinct video of the account (GET /v1/usage).
     const sizes = await Promise.all(files.map(async (file) => (await stat(file.localPath)).size));
     return { quality: report.summary, pictures, storedBytes: sizes.reduce((sum, size) => sum + size, 0) };

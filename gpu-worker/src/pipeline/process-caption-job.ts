@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { Word } from "@caption/shared/api/transcript";
+import { UPLOADS_FOLDER } from "@caption/shared/storage/result-files";
 import { biasingOutcome } from "../asr/vocabulary/biasing-outcome.ts";
 import { defaultPhoneticLexicon, NO_LEXICON } from "../asr/vocabulary/phonetic-lexicon.ts";
 import { createWordPass, isNoop } from "../words/word-pass.ts";
@@ -90,6 +91,8 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
     transcript,
     quality: { words, speech: transcribed.speech, vocabulary: await biasingOutcome(deps.engine, vocabulary, lexicon) },
     progress: STAGES.store[0],
+    // An uploaded video is in the store already, byte for byte what was hashed: copied there, not sent again.
+    ...(job.upload_id === null ? {} : { storedSource: { jobId: UPLOADS_FOLDER, name: job.upload_id } }),
   });
 
   // 5. Charge and complete, atomically

@@ -5,6 +5,7 @@ import type { AttemptContext } from "./attempt-context.ts";
 import { inspectAndReserve } from "./inspect-source.ts";
 import { completeWithCharge, renderCaptions, storeResults, type QualityInput } from "./output-stages.ts";
 import { NO_VOCABULARY } from "../asr/vocabulary/biasing-outcome.ts";
+import { SOURCE_VIDEO_FILE } from "../storage/result-store.ts";
 import { fetchRenderSource } from "./render-source.ts";
 import { segmentsForWords, transcriptDocument } from "./transcript-document.ts";
 
@@ -88,7 +89,7 @@ export async function runRenderJob(ctx: AttemptContext): Promise<void> {
     quality: renderedQuality(words, source.report),
     progress: STAGES.store[0],
     // The video is the source job's, byte for byte (checked on copy): the store copies it, no upload.
-    sourceStoredBy: sourceJobId,
+    storedSource: { jobId: sourceJobId, name: SOURCE_VIDEO_FILE.name },
   });
 
   // 5. Charge and complete, atomically

@@ -27,10 +27,10 @@ export function createLocalResultStore(root: string): ResultStore {
       });
       return copyToFile(createReadStream("", { fd: file }), destinationPath, signal);
     },
-    async copy(fromJobId, name, toJobId) {
+    async copy(fromJobId, name, toJobId, { as = name } = {}) {
       const fromKey = resultKey(fromJobId, name);
       const from = path.join(root, fromKey);
-      return storeAs(toJobId, name, async (temp) => {
+      return storeAs(toJobId, as, async (temp) => {
         // One file on disk for both jobs: deleting either job's folder leaves the other's name for it.
         await link(from, temp).catch(async (error: unknown) => {
           if ((error as { code?: unknown }).code === "ENOENT") throw new StoredFileMissing(fromKey, { cause: error });

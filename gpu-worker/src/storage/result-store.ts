@@ -8,11 +8,11 @@ export interface ResultStore {
    */
   get(jobId: string, name: string, destinationPath: string, options?: { signal?: AbortSignal }): Promise<StoredFileFingerprint>;
   /**
-   * Stores the stored file `<fromJobId>/<name>` under `<toJobId>/<name>` too, within the store (a hard
-   * link, or a reflink or copy where links cannot be made, on disk; CopyObject in S3): nothing goes over
-   * the network from the worker. Returns the new key; StoredFileMissing when there is no such file.
+   * Stores the stored file `<fromJobId>/<name>` under `<toJobId>/<options.as ?? name>` too, within the store
+   * (a hard link, or a reflink or copy where links cannot be made, on disk; CopyObject in S3): nothing goes
+   * over the network from the worker. Returns the new key; StoredFileMissing when there is no such file.
    */
-  copy(fromJobId: string, name: string, toJobId: string, options?: { signal?: AbortSignal }): Promise<string>;
+  copy(fromJobId: string, name: string, toJobId: string, options?: { signal?: AbortSignal; as?: string }): Promise<string>;
   /** Removes every stored file of a job; missing files are fine. */
   deleteJob(jobId: string): Promise<void>;
 }

@@ -50,9 +50,9 @@ export function createS3ResultStore(client: S3Client, options: S3ResultStoreOpti
       if (!(object.Body instanceof Readable)) throw new Error(`the object store answered ${key} without a body stream`);
       return copyToFile(object.Body, destinationPath, signal);
     },
-    async copy(fromJobId, name, toJobId, { signal } = {}) {
+    async copy(fromJobId, name, toJobId, { signal, as = name } = {}) {
       const from = resultKey(fromJobId, name);
-      const key = resultKey(toJobId, name);
+      const key = resultKey(toJobId, as);
       // The server copies the object (up to 5 GB in one request; a source is at most 500 MiB).
       const copySource = `${bucket}/${prefix}${from}`.split("/").map(encodeURIComponent).join("/");
       await client.send(new CopyObjectCommand({ Bucket: bucket, Key: `${prefix}${key}`, CopySource: copySource }), { abortSignal: signal }).catch((error: unknown) => {

@@ -54,6 +54,8 @@ export const PREVIEW_RESULTS_CHANNEL = "caption_preview_results";
  * payload: event streams and a running attempt's cancel watch wait on it.
  */
 export const JOB_EVENTS_CHANNEL = "caption_job_events";
+/** The channel the jobs_record_event trigger (and a disabled endpoint's event) notifies when webhook deliveries were queued. */
+export const WEBHOOKS_CHANNEL = "caption_webhooks";
 
 /** pg-boss lives in the same database, in its own schema. */
 export const PGBOSS_SCHEMA = "pgboss";
