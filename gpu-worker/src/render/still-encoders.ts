@@ -1,6 +1,6 @@
 import { promisify } from "node:util";
 import { crc32, deflate } from "node:zlib";
-import { createCanvas, ImageData } from "@napi-rs/canvas";
+import { type Canvas, createCanvas, ImageData } from "@napi-rs/canvas";
 
 // Still previews as files. PNG is written here, lossless and quick: every row with the "Up" filter (a
 // caption frame's rows repeat most of the row above; a background's filtered rows are kept, see
@@ -11,6 +11,10 @@ const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const UP_FILTER = 2;
 const WEBP_QUALITY = 90;
 const deflateAsync = promisify(deflate);
+// Canvases whose encode is running. The encode reads the canvas's surface on the thread pool without holding
+// it, and a collected canvas frees it: a use-after-free that crashed the process now and then
+// (Brooooooklyn/canvas#1312, fixed only in 1.x). Held here, a canvas stays reachable until its encode is done.
+const encoding = new Set<Canvas>();
 
 function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);
@@ -72,5 +76,10 @@ export async function encodeRgbWebp(width: number, height: number, rgb: Uint8Arr
   }
   const canvas = createCanvas(width, height);
   canvas.getContext("2d").putImageData(new ImageData(rgba, width, height), 0, 0);
-  return canvas.encode("webp", WEBP_QUALITY);
+  encoding.add(canvas);
+  try {
+    return await canvas.encode("webp", WEBP_QUALITY);
+  } finally {
+    encoding.delete(canvas);
+  }
 }
