@@ -3,8 +3,12 @@ import { DetailedError, Upload } from "tus-js-client";
 import type { Upload as UploadTicket } from "@caption/shared/api/upload";
 import { refusal } from "./api-client.ts";
 
-/** Waits between tries after a dropped connection; each try resumes from the offset the server stored. */
-const RETRY_DELAYS_MS = [0, 500, 1000, 2000, 3000, 5000, 5000, 10_000, 10_000];
+/**
+ * Waits between tries after a dropped connection; each try resumes from the offset the server stored. The
+ * first wait gives the server time to see the drop and record the bytes that did arrive: asked at once, it
+ * could still answer an older offset, and the bytes after it were sent twice.
+ */
+const RETRY_DELAYS_MS = [500, 1000, 2000, 3000, 5000, 5000, 10_000, 10_000];
 
 export interface UploadHandle {
   done: Promise<void>;
