@@ -1,5 +1,6 @@
 import { request } from "node:http";
 import { createServer, type Server, type Socket } from "node:net";
+import { Worker } from "node:worker_threads";
 import { brotliCompressSync } from "node:zlib";
 
 // What the attacking account does, all through the public API with one ordinary key: webhook endpoints
@@ -59,6 +60,9 @@ function inflatingBody(): Buffer {
   return brotliCompressSync(Buffer.from(`{"words":[${inner}0]}`));
 }
 
+export const ATTACKS = ["bodies", "churn", "streams"] as const;
+export type AttackName = (typeof ATTACKS)[number];
+
 export interface AttackOptions {
   url: string;
   key: string;
@@ -66,7 +70,26 @@ export interface AttackOptions {
   jobId: string;
   streams: number;
   churnLoops: number;
+  attacks: readonly AttackName[];
   signal: AbortSignal;
+}
+
+/** Runs the attacks on a worker thread of their own until the signal aborts; resolves with what was sent and answered. */
+export async function runAttackThread(options: AttackOptions): Promise<AttackCounts> {
+  const { signal, ...data } = options;
+  const worker = new Worker(new URL("./attack-worker.ts", import.meta.url), { workerData: data });
+  const counts = new Promise<AttackCounts>((resolve, reject) => {
+    worker.once("message", (message: AttackCounts) => resolve(message));
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`the attack thread exited (${code}) without its counts`)));
+  });
+  if (signal.aborted) worker.postMessage("stop");
+  else signal.addEventListener("abort", () => worker.postMessage("stop"), { once: true });
+  try {
+    return await counts;
+  } finally {
+    await worker.terminate();
+  }
 }
 
 /** Runs every attack until the signal aborts; resolves with what was sent and answered. */
@@ -90,8 +113,11 @@ export async function runAttack(options: AttackOptions): Promise<AttackCounts> {
       counts.encodedBodies += 2;
     }
   };
-  const streams = openStreams(url, key, options, counts);
-  await Promise.all([...Array.from({ length: options.churnLoops }, churn), bodies(), streams]);
+  const running: Promise<void>[] = [];
+  if (options.attacks.includes("churn")) running.push(...Array.from({ length: options.churnLoops }, churn));
+  if (options.attacks.includes("bodies")) running.push(bodies());
+  if (options.attacks.includes("streams")) running.push(openStreams(url, key, options, counts));
+  await Promise.all(running);
   return counts;
 }
 
