@@ -72,32 +72,52 @@ export interface AttackOptions {
   churnLoops: number;
   attacks: readonly AttackName[];
   signal: AbortSignal;
+  gate?: Gate;
 }
 
-/** Runs the attacks on a worker thread of their own until the signal aborts; resolves with what was sent and answered. */
-export async function runAttackThread(options: AttackOptions): Promise<AttackCounts> {
-  const { signal, ...data } = options;
-  const worker = new Worker(new URL("./attack-worker.ts", import.meta.url), { workerData: data });
+export interface AttackThread {
+  /** The attack's loops stop at their next request (the streams already open stay open) until resume. */
+  pause(): void;
+  resume(): void;
+  /** Ends the attack (closing its streams); resolves with what was sent and answered. */
+  stop(): Promise<AttackCounts>;
+}
+
+/** Starts the attacks on a worker thread of their own, so that the attacker's client work never delays the second account's. */
+export function startAttackThread(options: Omit<AttackOptions, "signal" | "gate">): AttackThread {
+  const worker = new Worker(new URL("./attack-worker.ts", import.meta.url), { workerData: options });
   const counts = new Promise<AttackCounts>((resolve, reject) => {
     worker.once("message", (message: AttackCounts) => resolve(message));
     worker.once("error", reject);
     worker.once("exit", (code) => reject(new Error(`the attack thread exited (${code}) without its counts`)));
   });
-  if (signal.aborted) worker.postMessage("stop");
-  else signal.addEventListener("abort", () => worker.postMessage("stop"), { once: true });
-  try {
-    return await counts;
-  } finally {
-    await worker.terminate();
-  }
+  counts.catch(() => undefined);
+  return {
+    pause: () => worker.postMessage("pause"),
+    resume: () => worker.postMessage("resume"),
+    async stop() {
+      worker.postMessage("stop");
+      try {
+        return await counts;
+      } finally {
+        await worker.terminate();
+      }
+    },
+  };
+}
+
+/** Lets the attack's loops through, or holds them while paused. */
+export interface Gate {
+  pass(): Promise<void>;
 }
 
 /** Runs every attack until the signal aborts; resolves with what was sent and answered. */
 export async function runAttack(options: AttackOptions): Promise<AttackCounts> {
   const counts: AttackCounts = { churned: 0, encodedBodies: 0, streamsOpened: 0, statusCodes: {} };
   const { url, key, signal } = options;
+  const pass = () => options.gate?.pass() ?? Promise.resolve();
   const churn = async () => {
-    while (!signal.aborted) {
+    while ((await pass(), !signal.aborted)) {
       const submitted = await call(url, { method: "POST", path: "/v1/subtitles", key, body: JSON.stringify({ video_url: "https://videos.example.com/a.mp4" }) }, counts);
       const id = submitted.status === 202 ? (JSON.parse(submitted.body) as { id: string }).id : undefined;
       if (id) await call(url, { method: "POST", path: `/v1/jobs/${id}/cancel`, key }, counts);
@@ -106,7 +126,7 @@ export async function runAttack(options: AttackOptions): Promise<AttackCounts> {
   };
   const encoded = inflatingBody();
   const bodies = async () => {
-    while (!signal.aborted) {
+    while ((await pass(), !signal.aborted)) {
       const headers = { "content-encoding": "br" };
       await call(url, { method: "POST", path: `/v1/jobs/${options.jobId}/renders`, key, body: encoded, headers }, counts);
       await call(url, { method: "POST", path: "/v1/subtitles", key, body: encoded, headers }, counts);
@@ -126,6 +146,8 @@ async function openStreams(url: string, key: string, options: AttackOptions, cou
   const open = new Set<ReturnType<typeof request>>();
   const target = new URL(`${url}/v1/jobs/${options.jobId}/events`);
   for (let i = 0; i < options.streams && !options.signal.aborted; i++) {
+    await options.gate?.pass();
+    if (options.signal.aborted) break;
     await new Promise<void>((resolve) => {
       const req = request(target, { headers: { authorization: `Bearer ${key}`, accept: "text/event-stream" } }, (response) => {
         counts.statusCodes[`stream ${response.statusCode}`] = (counts.statusCodes[`stream ${response.statusCode}`] ?? 0) + 1;

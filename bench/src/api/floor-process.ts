@@ -17,16 +17,18 @@ const boss = await startQueueClient(databaseUrl, { supervise: false, schedule: f
 const KEY = /^Bearer (cap_([a-z0-9]{12})_[A-Za-z0-9_-]{32,64})$/;
 
 // The API's own statement shape: the key found and this request counted in its minute, the job read beside it.
-const COUNTED_KEY = `
+// Standing alone (a poll), it commits without waiting for the WAL flush, as the API's does.
+const countedKey = (asyncCommit: boolean) => `
   WITH key AS (
     SELECT k.id, k.account_id, k.scopes, a.rate_limit_per_minute FROM api_keys k JOIN accounts a ON a.id = k.account_id
+      ${asyncCommit ? "CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit" : ""}
     WHERE k.prefix = $1 AND k.secret_hash = $2 AND k.revoked_at IS NULL
   ), counted AS (
     INSERT INTO rate_limit_windows (api_key_id, window_start, count) SELECT id, date_trunc('minute', now()), 1 FROM key
     ON CONFLICT (api_key_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1 RETURNING count
   )`;
-const GET_JOB = `${COUNTED_KEY} SELECT key.account_id, j.* FROM key CROSS JOIN counted LEFT JOIN jobs j ON j.id = $3 AND j.account_id = key.account_id`;
-const FIND_KEY = `${COUNTED_KEY} SELECT key.account_id FROM key CROSS JOIN counted`;
+const GET_JOB = `${countedKey(true)} SELECT key.account_id, j.* FROM key CROSS JOIN counted LEFT JOIN jobs j ON j.id = $3 AND j.account_id = key.account_id`;
+const FIND_KEY = `${countedKey(false)} SELECT key.account_id FROM key CROSS JOIN counted`;
 const BALANCE = `SELECT coalesce(sum(l.seconds) FILTER (WHERE l.kind = 'grant'), 0) AS granted,
     coalesce(sum(l.seconds) FILTER (WHERE l.kind = 'charge'), 0) AS consumed,
     coalesce(sum(l.seconds) FILTER (WHERE l.kind = 'reserve' AND NOT EXISTS (

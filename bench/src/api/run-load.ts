@@ -18,7 +18,13 @@ export interface Measurement {
   durationSeconds: number;
 }
 
-export interface LoadOptions { url: string; connections: number; durationSeconds: number }
+export interface LoadOptions {
+  url: string;
+  connections: number;
+  durationSeconds: number;
+  /** Every response's time (ms) is pushed here: percentiles pooled over several runs. */
+  latencies?: number[];
+}
 
 /** Drives one scenario with autocannon, printing one progress line a second to stderr. */
 export async function runLoad(scenario: Scenario, options: LoadOptions, label = scenario.name): Promise<Measurement> {
@@ -29,6 +35,8 @@ export async function runLoad(scenario: Scenario, options: LoadOptions, label = 
       (error: unknown, result) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(result)),
     );
   });
+  const latencies = options.latencies;
+  if (latencies) instance?.on("response", ((_client: unknown, _status: number, _bytes: number, ms: number) => void latencies.push(ms)) as () => void);
   let elapsed = 0;
   const tty = process.stderr.isTTY;
   instance?.on("tick", ((tick: { counter: number }) => {

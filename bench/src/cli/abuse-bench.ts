@@ -2,25 +2,29 @@
 // never answer fed by submit-and-cancel churn, many event streams) while a second account works normally.
 // Prints the second account's GET /v1/jobs/{id} p99 against its quiet value (target ≤ 2×), how long its
 // webhooks take after the event (target ≤ 10 s), and the API process's peak RSS (target < 512 MiB).
+// Quiet and attack windows alternate (--rounds), and each phase's p99 is taken over all its responses.
 // A benchmark, not a test: PASS/FAIL lines, exit 0 either way (1 only if it could not run).
-import { readFile, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { startEmbeddedService, type EmbeddedService } from "@caption/control-plane/testing";
 import { parseCommandLine } from "@caption/shared/runtime/command-line";
 import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
 import { ensureTestCa } from "@caption/shared/testing/test-ca";
-import { ATTACKS, runAttackThread, startSilentListener, type AttackCounts, type AttackName } from "../abuse/attack.ts";
+import { ATTACKS, startAttackThread, startSilentListener, type AttackName, type AttackThread } from "../abuse/attack.ts";
+import { cpuShare, inWindow, loopDelay, newPhase, type Phase } from "../abuse/phases.ts";
+import { report } from "../abuse/report.ts";
 import { rssMiB, startWebhookTimer } from "../abuse/victim.ts";
 import { apiScenarios, seedJobs } from "../api/api-scenarios.ts";
-import { runLoad, type Measurement } from "../api/run-load.ts";
+import { runLoad } from "../api/run-load.ts";
 import { createBenchKey } from "../bench-key.ts";
-import { atMost, type TargetCheck } from "../targets.ts";
 import { makeWorkDir } from "../work-dir.ts";
 
 const USAGE = `usage: abuse-bench [options]
-  --duration S (30)   how long the attack (and the second account's load beside it) runs
-  --quiet S (10)      the second account's load alone, first
+  --rounds N (3)      quiet and attack windows alternate N times
+  --duration S (10)   each attack window (the second account's load beside the attack)
+  --quiet S (10)      each quiet window (the second account's load alone)
   --streams N (1000)  event streams the attacker opens   --churn N (4)  submit-and-cancel loops
   --connections N (5) the second account's GET connections
   --attacks LIST (bodies,churn,streams)  which attacks run (one at a time shows what each costs)
@@ -31,7 +35,8 @@ async function main(argv: string[]): Promise<number> {
     {
       args: argv,
       options: {
-        duration: { type: "string", default: "30" },
+        rounds: { type: "string", default: "3" },
+        duration: { type: "string", default: "10" },
         quiet: { type: "string", default: "10" },
         streams: { type: "string", default: "1000" },
         churn: { type: "string", default: "4" },
@@ -45,14 +50,16 @@ async function main(argv: string[]): Promise<number> {
     USAGE,
   );
   if (typeof values === "number") return values;
-  const [duration, quiet, streams, churnLoops, connections] = [values.duration, values.quiet, values.streams, values.churn, values.connections].map(Number) as [
+  const raw = [values.rounds, values.duration, values.quiet, values.streams, values.churn, values.connections];
+  const [rounds, duration, quiet, streams, churnLoops, connections] = raw.map(Number) as [
+    number,
     number,
     number,
     number,
     number,
     number,
   ];
-  if (![duration, quiet, streams, churnLoops, connections].every((n) => Number.isInteger(n) && n > 0)) {
+  if (![rounds, duration, quiet, streams, churnLoops, connections].every((n) => Number.isInteger(n) && n > 0)) {
     process.stderr.write(`every option is a positive whole number\n${USAGE}\n`);
     return 2;
   }
@@ -94,34 +101,51 @@ async function main(argv: string[]): Promise<number> {
     const timer = await startWebhookTimer(receiver, service.url, victimKey, "/victim");
     const get = apiScenarios([victimKey], victimJobs).find((s) => s.name === "GET /v1/jobs/{id}");
     if (!get || !attackerJob) throw new Error("no GET scenario");
+    const pid = service.pid;
+    const url = service.url;
 
-    console.error(`quiet: the second account alone for ${quiet} s`);
     const quietWebhooks = [await timer.measureOne(30_000), await timer.measureOne(30_000)];
-    const quietFrom = Date.now();
-    const quietGet = await runLoad(get, { url: service.url, connections, durationSeconds: quiet }, "quiet GET /v1/jobs/{id}");
-    const quietTo = Date.now();
-
-    console.error(`attack: ${duration} s`);
-    const stop = new AbortController();
-    let peakRss = (await rssMiB(service.pid)) ?? 0;
+    let peakRss = (await rssMiB(pid)) ?? 0;
     const rssBefore = peakRss;
-    const sampler = setInterval(() => void rssMiB(service!.pid).then((mib) => (peakRss = Math.max(peakRss, mib ?? 0))), 250);
-    const attack = runAttackThread({ url: service.url, key: attackerKey, jobId: attackerJob.id, streams, churnLoops, attacks, signal: stop.signal });
-    // Let the attack fill its queues before measuring beside it.
-    await new Promise((resolve) => setTimeout(resolve, Math.min(5, duration / 3) * 1000));
+    const sampler = setInterval(() => void rssMiB(pid).then((mib) => (peakRss = Math.max(peakRss, mib ?? 0))), 250);
+    const [calm, attacked] = [newPhase(), newPhase()];
+    const load = async (phase: Phase, seconds: number, label: string) => {
+      const measured = await inWindow(phase, pid, () => runLoad(get, { url, connections, durationSeconds: seconds, latencies: phase.latencies }, label));
+      phase.requests += measured.requestsPerSecond * measured.durationSeconds;
+      phase.unexpected += measured.unexpected;
+    };
+    let attack: AttackThread | undefined;
+    let attacking = false;
+    let finished = false;
     const webhookLatencies: (number | null)[] = [];
     const measuring = (async () => {
-      while (!stop.signal.aborted) webhookLatencies.push(await timer.measureOne(60_000));
+      while (!finished) {
+        if (attacking) webhookLatencies.push(await timer.measureOne(60_000));
+        else await delay(100);
+      }
     })();
-    const attackFrom = Date.now();
-    const attackGet = await runLoad(get, { url: service.url, connections, durationSeconds: duration }, "GET /v1/jobs/{id} under attack");
-    const attackTo = Date.now();
-    stop.abort();
-    const counts = await attack;
+    // Quiet and attack windows alternate, so that a change in the machine's other load falls on both.
+    for (let round = 1; round <= rounds; round++) {
+      await load(calm, quiet, `quiet ${round}/${rounds}: the second account alone`);
+      if (attack) attack.resume();
+      else attack = startAttackThread({ url, key: attackerKey, jobId: attackerJob.id, streams, churnLoops, attacks });
+      attacking = true;
+      // Let the attack fill its queues (after a pause, get going again) before measuring beside it.
+      await delay(round === 1 ? 5000 : 2000);
+      await load(attacked, duration, `attack ${round}/${rounds}: the second account beside it`);
+      attacking = false;
+      attack.pause();
+      // The attack's requests in flight finish before the next quiet window.
+      await delay(1000);
+    }
+    finished = true;
+    const counts = await attack!.stop();
     await measuring;
     clearInterval(sampler);
-    const loop = await loopDelays(loopDelayFile, [quietFrom, quietTo], [attackFrom, attackTo]);
-    report({ loop, quietGet, attackGet, quietWebhooks, webhookLatencies, peakRss, rssBefore, counts, loadAtStart, streams, churnLoops, duration, attacks });
+    const loop = `quiet ${await loopDelay(loopDelayFile, calm)}; under attack ${await loopDelay(loopDelayFile, attacked)}`;
+    const cpu = `quiet ${cpuShare(calm)}; under attack ${cpuShare(attacked)}`;
+    const attackFigures = { counts, streams, churnLoops, duration, rounds, attacks };
+    report({ cpu, loop, calm, attacked, quietWebhooks, webhookLatencies, peakRss, rssBefore, loadAtStart, ...attackFigures });
     return 0;
   } catch (error) {
     console.error(error instanceof Error ? (error.stack ?? error.message) : error);
@@ -132,64 +156,6 @@ async function main(argv: string[]): Promise<number> {
     await silent.close();
     await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
   }
-}
-
-interface LoopDelay {
-  at: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
-
-/** The API's event loop delay per phase: the median of its per-second p99s, and the worst second's max. */
-async function loopDelays(file: string, quiet: [number, number], attack: [number, number]): Promise<string> {
-  const lines = (await readFile(file, "utf8").catch(() => "")).split("\n").filter((line) => line !== "");
-  const seconds = lines.map((line) => JSON.parse(line) as LoopDelay);
-  const describe = ([from, to]: [number, number]) => {
-    const within = seconds.filter((s) => s.at > from + 1000 && s.at <= to);
-    const p99s = within.map((s) => s.p99).sort((a, b) => a - b);
-    return `p99 ${p99s[Math.floor(p99s.length / 2)] ?? "?"} ms (median of ${p99s.length} s), worst ${Math.max(0, ...within.map((s) => s.max))} ms`;
-  };
-  return `quiet ${describe(quiet)}; under attack ${describe(attack)}`;
-}
-
-interface Figures {
-  loop: string;
-  quietGet: Measurement;
-  attackGet: Measurement;
-  quietWebhooks: (number | null)[];
-  webhookLatencies: (number | null)[];
-  peakRss: number;
-  rssBefore: number;
-  counts: AttackCounts;
-  loadAtStart: number[];
-  streams: number;
-  churnLoops: number;
-  duration: number;
-  attacks: string[];
-}
-
-function report(f: Figures): void {
-  const arrived = f.webhookLatencies.filter((s): s is number => s !== null).sort((a, b) => a - b);
-  const lost = f.webhookLatencies.length - arrived.length;
-  const worst = lost > 0 ? Number.POSITIVE_INFINITY : (arrived[arrived.length - 1] ?? Number.POSITIVE_INFINITY);
-  const p99Ratio = f.quietGet.latencyMs.p99 > 0 ? f.attackGet.latencyMs.p99 / f.quietGet.latencyMs.p99 : 0;
-  const checks: TargetCheck[] = [
-    atMost("second account's GET p99 ÷ its quiet p99", Math.round(p99Ratio * 100) / 100, 2, "×"),
-    atMost("second account's slowest webhook after its event", Math.round(worst * 100) / 100, 10, "s"),
-    atMost("API process peak RSS", Math.round(f.peakRss), 512, "MiB"),
-  ];
-  const fmt = (s: number | null) => (s === null ? "none in 60 s" : `${s.toFixed(2)} s`);
-  console.log(`\nabuse benchmark: ${f.duration} s attack, ${os.cpus().length} CPUs, Node ${process.versions.node}`);
-  console.log(`load average at start ${f.loadAtStart.map((n) => n.toFixed(2)).join(" ")}, at end ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
-  console.log(`attacks: ${f.attacks.join(", ")}`);
-  console.log(`attacker: ${f.churnLoops} submit+cancel loops (${f.counts.churned} jobs) feeding 10 endpoints that never answer; ${f.counts.encodedBodies} brotli bodies inflating to 16 MiB;`);
-  console.log(`          ${f.counts.streamsOpened} of ${f.streams} event streams opened; answers ${JSON.stringify(f.counts.statusCodes)}`);
-  console.log(`second account GET /v1/jobs/{id}: quiet ${f.quietGet.requestsPerSecond} req/s p99 ${f.quietGet.latencyMs.p99} ms; under attack ${f.attackGet.requestsPerSecond} req/s p99 ${f.attackGet.latencyMs.p99} ms (${p99Ratio.toFixed(2)}×), unexpected ${f.attackGet.unexpected}`);
-  console.log(`second account webhooks: quiet ${f.quietWebhooks.map(fmt).join(", ")}; under attack ${arrived.length} arrived (p50 ${fmt(arrived[Math.floor(arrived.length / 2)] ?? null)}, slowest ${fmt(arrived[arrived.length - 1] ?? null)}), ${lost} not within 60 s`);
-  console.log(`API event loop delay: ${f.loop}`);
-  console.log(`API process RSS: ${f.rssBefore.toFixed(0)} MiB before, peak ${f.peakRss.toFixed(0)} MiB`);
-  for (const c of checks) console.log(`  ${c.pass ? "PASS" : "FAIL"}  ${c.name}: ${c.measured} ${c.unit} (limit ${c.limit} ${c.unit})`);
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Scope } from "@caption/shared/api/scopes";
-import type { DbOrTrx } from "@caption/shared/db/database";
+import type { Db, DbOrTrx } from "@caption/shared/db/database";
 import { RECORD_COLUMNS, type JobRecord } from "./job-repository.ts";
 
 export interface KeyWithRateCount {
@@ -18,11 +18,18 @@ export interface KeyWithRateCount {
  * as the head of one statement. A wrong secret finds nothing and counts nothing, so guessing at a known
  * prefix cannot use up its owner's rate. The counter lives in the database so the limit holds across API
  * processes; the window is the minute of `at`, the API's clock.
+ *
+ * The statement is its own transaction and writes nothing but the count, so it commits without waiting
+ * for the WAL to reach the disk (`synchronous_commit` off for this transaction alone): a crash may lose
+ * the last fraction of a second of counts, and no request waits in line behind other transactions'
+ * flushes (one account's submissions would otherwise slow every other account's polls). Never run it
+ * inside a transaction: the setting would cover that transaction's writes too.
  */
 const countedKey = (prefix: string, secretHash: string, at: Date) => sql`
     WITH key AS (
       SELECT k.id, k.account_id, k.scopes, a.rate_limit_per_minute
       FROM api_keys k JOIN accounts a ON a.id = k.account_id
+        CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
       WHERE k.prefix = ${prefix} AND k.secret_hash = ${secretHash} AND k.revoked_at IS NULL
     ), counted AS (
       INSERT INTO rate_limit_windows (api_key_id, window_start, count)
@@ -31,8 +38,13 @@ const countedKey = (prefix: string, secretHash: string, at: Date) => sql`
       RETURNING count, window_start
     )`;
 
+function refuseTransaction(db: Db): void {
+  if (db.isTransaction) throw new Error("a key is counted in a statement of its own, never inside a transaction (it commits asynchronously)");
+}
+
 /** Finds the key and counts this request, in one round trip. */
-export async function findKeyAndCountRequest(db: DbOrTrx, prefix: string, secretHash: string, at: Date): Promise<KeyWithRateCount | undefined> {
+export async function findKeyAndCountRequest(db: Db, prefix: string, secretHash: string, at: Date): Promise<KeyWithRateCount | undefined> {
+  refuseTransaction(db);
   const result = await sql<KeyWithRateCount>`${countedKey(prefix, secretHash, at)}
     SELECT key.*, counted.count AS window_count, counted.window_start FROM key, counted`.execute(db);
   return result.rows[0];
@@ -47,12 +59,13 @@ type JobColumns = { [column in keyof JobRecord]: JobRecord[column] | null };
  * exist or belongs to another account.
  */
 export async function findKeyAndCountRequestWithJob(
-  db: DbOrTrx,
+  db: Db,
   prefix: string,
   secretHash: string,
   at: Date,
   jobId: string,
 ): Promise<{ key: KeyWithRateCount; job: JobRecord | null } | undefined> {
+  refuseTransaction(db);
   const result = await sql<KeyColumns & JobColumns>`${countedKey(prefix, secretHash, at)}
     SELECT key.id AS key_id, key.account_id AS key_account_id, key.scopes AS key_scopes, key.rate_limit_per_minute,
            counted.count AS window_count, counted.window_start, ${sql.join(RECORD_COLUMNS.map((column) => sql.ref(`j.${column}`)))}

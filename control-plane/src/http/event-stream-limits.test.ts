@@ -84,6 +84,30 @@ describe("at most 20 open event streams per key, across API processes", () => {
     await until(async () => (await leaseRows()) === 0);
   });
 
+  test("a process holding a key's 20 streams refuses the 21st itself, without the database's count", async () => {
+    const { key, keyId } = await keyOfAccount();
+    const streams: EventStreamClient[] = [];
+    for (let i = 0; i < MAX_EVENT_STREAMS_PER_KEY; i++) streams.push(await open(a, key));
+    assert.deepEqual(streams.map((s) => s.status), Array.from({ length: MAX_EVENT_STREAMS_PER_KEY }, () => 200));
+    // With the key's rows gone, only the process's own count can refuse: its 20 streams are still open.
+    await a.database.db.deleteFrom("event_stream_leases").where("api_key_id", "=", keyId).execute();
+    const refused = await a.request("GET", `/v1/jobs/${JOB}/events`, { key });
+    assert.equal(refused.status, 429);
+    assertErrorShape(refused.body, "RATE_LIMITED");
+    assert.ok(Number(refused.headers.get("retry-after")) > 0);
+    // The other process holds none of them, and asks the database, which now counts none.
+    const elsewhere = await open(b, key);
+    assert.equal(elsewhere.status, 200);
+    for (const client of [...streams, elsewhere]) client.close();
+    await until(() => a.api.eventStreamHoldings().leases === 0 && b.api.eventStreamHoldings().leases === 0);
+    await until(async () => (await leaseRows()) === 0);
+    // Its places are back on the first process too.
+    const again = await open(a, key);
+    assert.equal(again.status, 200);
+    again.close();
+    await until(async () => (await leaseRows()) === 0);
+  });
+
   test("a 404 or an unauthenticated request holds no lease", async () => {
     const { key } = await keyOfAccount();
     for (let i = 0; i < MAX_EVENT_STREAMS_PER_KEY + 5; i++) {

@@ -23,6 +23,14 @@ export interface StreamLeases {
 /** The leases of this process's event streams: taken in the database, renewed together, released on close. */
 export function createStreamLeases(db: Db, logger: Logger, limit = MAX_EVENT_STREAMS_PER_KEY): StreamLeases {
   const held = new Set<number>();
+  // Leases this process holds per key: a key that holds its limit here is refused without the database's
+  // lock and count (its streams are open on this process, so the database would refuse it too).
+  const heldByKey = new Map<string, number>();
+  const count = (apiKeyId: string, delta: number) => {
+    const n = (heldByKey.get(apiKeyId) ?? 0) + delta;
+    if (n > 0) heldByKey.set(apiKeyId, n);
+    else heldByKey.delete(apiKeyId);
+  };
   const releasing = new Set<Promise<void>>();
   const release = (ids: number[]) => {
     const done = releaseEventStreamLeases(db, ids)
@@ -36,17 +44,21 @@ export function createStreamLeases(db: Db, logger: Logger, limit = MAX_EVENT_STR
   renew.unref();
   return {
     async acquire(apiKeyId) {
-      const id = await takeEventStreamLease(db, apiKeyId, limit, LEASE_SECONDS);
-      if (id === null) {
+      const refuse = () => {
         const message = `at most ${limit} event streams may be open at once per API key; close one or wait`;
-        throw new ServiceError("RATE_LIMITED", message, { retryAfterSeconds: RETRY_AFTER_SECONDS });
-      }
+        return new ServiceError("RATE_LIMITED", message, { retryAfterSeconds: RETRY_AFTER_SECONDS });
+      };
+      if ((heldByKey.get(apiKeyId) ?? 0) >= limit) throw refuse();
+      const id = await takeEventStreamLease(db, apiKeyId, limit, LEASE_SECONDS);
+      if (id === null) throw refuse();
       held.add(id);
+      count(apiKeyId, 1);
       let released = false;
       return () => {
         if (released) return;
         released = true;
         held.delete(id);
+        count(apiKeyId, -1);
         // A lease whose delete fails expires on its own within LEASE_SECONDS: it is no longer renewed.
         release([id]);
       };
@@ -56,6 +68,7 @@ export function createStreamLeases(db: Db, logger: Logger, limit = MAX_EVENT_STR
       clearInterval(renew);
       release([...held]);
       held.clear();
+      heldByKey.clear();
       await Promise.all([...releasing]);
     },
   };

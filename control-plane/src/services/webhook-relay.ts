@@ -58,7 +58,20 @@ export interface WebhookRelayDeps {
   requeueMs?: number;
   /** Attempts a sender process keeps in flight (WEBHOOK_CONCURRENCY): the places accounts share. */
   capacity: number;
+  /** Least time from one pass's start to the next's (default RELAY_GAP_MS). */
+  gapMs?: number;
+  /** Waits out the rest of a gap (a timer; tests hold it). */
+  pause?: (ms: number) => Promise<void>;
 }
+
+/**
+ * Every job event and settled attempt wakes the relay, and a pass is a transaction of four statements
+ * under a lock all relays share: one account submitting and canceling in a loop would otherwise make
+ * the relay run back to back, at its pace. Wakes during a pass and this long after its start fold
+ * into one pass, so the relay's work is bounded whatever the event rate; a delivery waits at most this
+ * much longer (the senders' poll is a second).
+ */
+export const RELAY_GAP_MS = 100;
 
 /**
  * Relays at start (deliveries queued while no API ran), whenever woken (a new delivery, an attempt
@@ -69,9 +82,12 @@ export function startWebhookRelay(deps: WebhookRelayDeps): WebhookRelay {
   let again = false;
   let stopped = false;
   let dueTimer: NodeJS.Timeout | undefined;
+  const gapMs = deps.gapMs ?? RELAY_GAP_MS;
+  const pause = deps.pause ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const pass = async () => {
     do {
       again = false;
+      const started = performance.now();
       try {
         while ((await relayDeliveries(deps.db, deps.queue, deps.now(), deps.capacity)) === BATCH && !stopped);
         // A retry waits unqueued until due: wake then (the sweep is the backstop).
@@ -81,6 +97,8 @@ export function startWebhookRelay(deps: WebhookRelayDeps): WebhookRelay {
       } catch (error) {
         deps.logger.warn({ err: error }, "webhook relay failed; retrying at the next sweep");
       }
+      const wait = gapMs - (performance.now() - started);
+      if (again && !stopped && wait > 0) await pause(wait);
     } while (again && !stopped);
   };
   function wake() {
