@@ -13,14 +13,18 @@ export interface Phase {
   windows: [number, number][];
   apiCpuMs: number;
   dbCpuMs: number;
+  /** This process's CPU: the second account's load and (on its own thread) the attacker's client. */
+  clientCpuMs: number;
 }
 
-export const newPhase = (): Phase => ({ latencies: [], requests: 0, unexpected: 0, windows: [], apiCpuMs: 0, dbCpuMs: 0 });
+export const newPhase = (): Phase => ({ latencies: [], requests: 0, unexpected: 0, windows: [], apiCpuMs: 0, dbCpuMs: 0, clientCpuMs: 0 });
 
 /** Runs `work` as one window of `phase`: its wall span and the API's (and its PostgreSQL's) CPU are added to the phase. */
 export async function inWindow<T>(phase: Phase, pid: number, work: () => Promise<T>): Promise<T> {
-  const [from, cpuFrom] = [Date.now(), await treeCpuMs(pid)];
+  const [from, cpuFrom, clientFrom] = [Date.now(), await treeCpuMs(pid), process.cpuUsage()];
   const result = await work();
+  const client = process.cpuUsage(clientFrom);
+  phase.clientCpuMs += (client.user + client.system) / 1000;
   const [to, cpuTo]: [number, TreeCpu] = [Date.now(), await treeCpuMs(pid)];
   phase.windows.push([from, to]);
   phase.apiCpuMs += cpuTo.rootMs - cpuFrom.rootMs;
@@ -40,7 +44,7 @@ export function percentile(values: readonly number[], p: number): number {
 /** CPU the API and its PostgreSQL spent per second of the phase's wall time. */
 export function cpuShare(phase: Phase): string {
   const share = (ms: number) => (ms / Math.max(1, wallMs(phase))).toFixed(2);
-  return `API ${share(phase.apiCpuMs)} + PostgreSQL ${share(phase.dbCpuMs)} CPU-s/s`;
+  return `API ${share(phase.apiCpuMs)} + PostgreSQL ${share(phase.dbCpuMs)} CPU-s/s (the benchmark's clients ${share(phase.clientCpuMs)})`;
 }
 
 interface LoopSecond {
