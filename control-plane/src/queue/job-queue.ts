@@ -13,9 +13,9 @@ export interface JobQueue {
   /** Queues one webhook attempt, due at `startAfter`, on the caller's transaction. */
   enqueueWebhookAttempt(trx: DbOrTrx, payload: WebhookDeliveryPayload, startAfter: Date): Promise<void>;
   /**
-   * Works the catalogue's API queues in this process until stop (refused unless each has its handler):
-   * webhook attempts, up to `concurrency` at once, each settled on its own, so an attempt waiting for
-   * a receiver that never answers holds one slot and no other.
+   * Works each of the catalogue's API queues (webhook attempts) in this process until stop, refused unless
+   * each has its handler: up to `concurrency` entries at once, each settled on its own, so an attempt
+   * waiting for a receiver that never answers holds one slot and no other.
    */
   work(handlers: ApiQueueHandlers): Promise<void>;
   queuedCount(): Promise<number>;
@@ -32,7 +32,7 @@ export type ApiQueueHandlers = { [Q in QueuesOf<"api">]: PoolHandler<PayloadOf<Q
 export async function startJobQueue(connectionString: string, connection: ConnectionOptions, logger: Logger): Promise<JobQueue> {
   // The API produces caption jobs and sends webhooks; maintenance and scheduling run in the workers.
   const boss = await startQueueClient(connectionString, { supervise: false, schedule: false }, { max: 4, ...connection }, logger);
-  let pool: InFlightPool | undefined;
+  const pools: InFlightPool[] = [];
   return {
     async enqueueCaptionJob(trx, payload) {
       await boss.send(QUEUES.captionJob, payload, { db: pgBossAdapter(trx) });
@@ -45,24 +45,26 @@ export async function startJobQueue(connectionString: string, connection: Connec
     },
     async work(handlers) {
       assertRoleHandlers("api", handlers);
-      const queue = QUEUES.webhookDelivery;
-      const { concurrency, handle } = handlers[queue];
-      const valid = payloadCheck(queue, logger);
-      const source: PoolSource<{ id: string; data: unknown }> = {
-        fetch: async (limit) => (await boss.fetch<unknown>(queue, { batchSize: limit })).map((job) => ({ id: job.id, data: { id: job.id, data: job.data } })),
-        complete: async (id) => void (await boss.complete(queue, id)),
-        fail: async (id, message) => void (await boss.fail(queue, id, { message })),
-      };
-      pool = startInFlightPool(source, { concurrency, pollMs: 1000, logger }, async ({ id, data }) => {
-        // Failed in pg-boss like any attempt that could not run; its handler never sees it.
-        if (!valid(id, data)) throw new Error("payload does not match the job catalogue");
-        try {
-          await handle(data);
-        } catch (error) {
-          logger.warn({ err: error, delivery_id: data.delivery_id }, "webhook attempt could not be recorded; it will be retried");
-          throw error;
-        }
-      });
+      for (const [queue, { concurrency, handle }] of Object.entries(handlers) as [QueuesOf<"api">, PoolHandler<unknown>][]) {
+        const valid = payloadCheck(queue, logger);
+        const source: PoolSource<{ id: string; data: unknown }> = {
+          fetch: async (limit) => (await boss.fetch<unknown>(queue, { batchSize: limit })).map((job) => ({ id: job.id, data: { id: job.id, data: job.data } })),
+          complete: async (id) => void (await boss.complete(queue, id)),
+          fail: async (id, message) => void (await boss.fail(queue, id, { message })),
+        };
+        pools.push(
+          startInFlightPool(source, { concurrency, pollMs: 1000, logger }, async ({ id, data }) => {
+            // Failed in pg-boss like any entry that could not run; its handler never sees it.
+            if (!valid(id, data)) throw new Error("payload does not match the job catalogue");
+            try {
+              await handle(data);
+            } catch (error) {
+              logger.warn({ err: error, queue, queue_entry_id: id }, "queue entry could not be handled; it will be retried");
+              throw error;
+            }
+          }),
+        );
+      }
     },
     async queuedCount() {
       const queue = await boss.getQueue(QUEUES.captionJob);
@@ -70,7 +72,7 @@ export async function startJobQueue(connectionString: string, connection: Connec
     },
     // Attempts in flight get a moment to finish; one cut off is expired and sent again by another process.
     async stop() {
-      await pool?.stop(3000);
+      await Promise.all(pools.map((pool) => pool.stop(3000)));
       await boss.stop({ graceful: true, timeout: 3000, close: true });
     },
   };

@@ -5,9 +5,27 @@ import { sql } from "kysely";
 import { buildOpenApiDocument } from "../openapi.ts";
 import { json } from "../openapi-parts.ts";
 import { baseUrlOf } from "../base-url.ts";
-import { defineRoute } from "../route-spec.ts";
+import { defineRoute, type RouteSpec } from "../route-spec.ts";
 
 const presetsBody = { presets: PRESETS };
+
+/**
+ * The OpenAPI document as JSON, per route list and base URL. Building it takes milliseconds of CPU and anyone
+ * may ask for it, so it is built once; a handful of base URLs are kept (each Host a client names is one).
+ */
+const documents = new WeakMap<readonly RouteSpec[], Map<string, string>>();
+const DOCUMENTS_PER_ROUTE_LIST = 16;
+function openApiJson(baseUrl: string, routes: readonly RouteSpec[]): string {
+  let byUrl = documents.get(routes);
+  if (!byUrl) documents.set(routes, (byUrl = new Map()));
+  let document = byUrl.get(baseUrl);
+  if (document === undefined) {
+    document = JSON.stringify(buildOpenApiDocument(baseUrl, routes));
+    if (byUrl.size >= DOCUMENTS_PER_ROUTE_LIST) byUrl.delete(byUrl.keys().next().value!);
+    byUrl.set(baseUrl, document);
+  }
+  return document;
+}
 
 /** Endpoints without an API key: presets, the OpenAPI document, health. */
 export const publicRoutes = [
@@ -33,7 +51,8 @@ export const publicRoutes = [
     auth: "none",
     responses: {},
     handle(ctx, { deps, routes }) {
-      ctx.body = buildOpenApiDocument(baseUrlOf(ctx, deps.publicBaseUrl), routes);
+      ctx.type = "json";
+      ctx.body = openApiJson(baseUrlOf(ctx, deps.publicBaseUrl), routes);
     },
   }),
   defineRoute({
