@@ -48,42 +48,62 @@ export interface FloorOptions {
   databaseUrl: string;
   keys: string[];
   jobs: SeededJob[];
-  apiSummaries: readonly ScenarioSummary[];
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
-  repeats: number;
 }
 
-/** Runs the floor's scenarios for every API scenario that has a floor target and was measured. */
-export async function measureFloor(options: FloorOptions): Promise<FloorResult[]> {
-  const wanted = apiScenarios(options.keys, options.jobs).filter((s) => FLOOR_TARGETS[s.name] && options.apiSummaries.some((m) => m.name === s.name));
-  if (wanted.length === 0) return [];
+/**
+ * The floor, run beside the API's scenarios: each of its runs right after the API's run of the same
+ * scenario (API, floor, API, floor…), so that a change in the machine's other load falls on both sides
+ * of a ratio; with the floor's runs all after the API's, one run's ratio went 0.41× with the load 11.9
+ * during the API's and 6.6 during the floor's.
+ */
+export interface FloorRuns {
+  /** Whether the scenario has floor targets. */
+  has(name: string): boolean;
+  /** One floor run of the scenario (its warm-up first, before its first run). */
+  run(name: string, label: string): Promise<void>;
+  /** The ratios of every scenario that had floor runs, against the API's summaries. */
+  results(apiSummaries: readonly ScenarioSummary[]): FloorResult[];
+  stop(): Promise<void>;
+}
+
+export async function startFloorRuns(options: FloorOptions): Promise<FloorRuns> {
+  const scenarios = apiScenarios(options.keys, options.jobs).filter((s) => FLOOR_TARGETS[s.name]);
   const floor = await startFloor(options.databaseUrl);
-  const results: FloorResult[] = [];
-  try {
-    for (const scenario of wanted) {
-      const load = { url: floor.url, connections: options.connections };
-      if (options.warmupSeconds > 0) await runLoad(scenario, { ...load, durationSeconds: options.warmupSeconds }, `floor ${scenario.name} warm-up`);
-      const runs: ScenarioSummary["runs"] = [];
-      for (let run = 1; run <= options.repeats; run++) {
-        const measured = await runLoad(scenario, { ...load, durationSeconds: options.durationSeconds }, `floor ${scenario.name} ${run}/${options.repeats}`);
-        runs.push({ ...measured, cpuMsPerRequest: null });
+  const runs = new Map<string, ScenarioSummary["runs"]>();
+  const load = { url: floor.url, connections: options.connections };
+  return {
+    has: (name) => scenarios.some((s) => s.name === name),
+    async run(name, label) {
+      const scenario = scenarios.find((s) => s.name === name);
+      if (!scenario) return;
+      let mine = runs.get(name);
+      if (!mine) {
+        runs.set(name, (mine = []));
+        if (options.warmupSeconds > 0) await runLoad(scenario, { ...load, durationSeconds: options.warmupSeconds }, `floor ${name} warm-up`);
       }
-      const floorSummary = summarize(runs);
-      const api = options.apiSummaries.find((m) => m.name === scenario.name) as ScenarioSummary;
-      const target = FLOOR_TARGETS[scenario.name] ?? { minRatio: 0 };
-      const ratio = floorSummary.requestsPerSecond > 0 ? api.requestsPerSecond / floorSummary.requestsPerSecond : 0;
-      const p99Ratio = floorSummary.latencyMs.p99 > 0 ? api.latencyMs.p99 / floorSummary.latencyMs.p99 : 0;
-      const targets = [atLeast(`${scenario.name} req/s ÷ floor's`, round(ratio), target.minRatio, "×")];
-      if (target.maxP99Ratio) targets.push(atMost(`${scenario.name} p99 ÷ floor's`, round(p99Ratio), target.maxP99Ratio, "×"));
-      targets.push(atMost(`floor ${scenario.name} unexpected responses`, floorSummary.unexpected, 0, ""));
-      results.push({ name: scenario.name, api, floor: floorSummary, ratio, p99Ratio, targets });
-    }
-  } finally {
-    await floor.stop();
-  }
-  return results;
+      mine.push({ ...(await runLoad(scenario, { ...load, durationSeconds: options.durationSeconds }, `floor ${label}`)), cpuMsPerRequest: null });
+    },
+    results(apiSummaries) {
+      const results: FloorResult[] = [];
+      for (const [name, floorRuns] of runs) {
+        const api = apiSummaries.find((m) => m.name === name);
+        if (!api) continue;
+        const floorSummary = summarize(floorRuns);
+        const target = FLOOR_TARGETS[name] ?? { minRatio: 0 };
+        const ratio = floorSummary.requestsPerSecond > 0 ? api.requestsPerSecond / floorSummary.requestsPerSecond : 0;
+        const p99Ratio = floorSummary.latencyMs.p99 > 0 ? api.latencyMs.p99 / floorSummary.latencyMs.p99 : 0;
+        const targets = [atLeast(`${name} req/s ÷ floor's`, round(ratio), target.minRatio, "×")];
+        if (target.maxP99Ratio) targets.push(atMost(`${name} p99 ÷ floor's`, round(p99Ratio), target.maxP99Ratio, "×"));
+        targets.push(atMost(`floor ${name} unexpected responses`, floorSummary.unexpected, 0, ""));
+        results.push({ name, api, floor: floorSummary, ratio, p99Ratio, targets });
+      }
+      return results;
+    },
+    stop: () => floor.stop(),
+  };
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;

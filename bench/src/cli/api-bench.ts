@@ -8,7 +8,7 @@ import { parseCommandLine } from "@caption/shared/runtime/command-line";
 import { baselineOf, reportLines } from "../api/api-report.ts";
 import { apiScenarios, seedJobs } from "../api/api-scenarios.ts";
 import { checkApiTargets } from "../api/api-targets.ts";
-import { floorReportLines, measureFloor, type FloorResult } from "../api/floor-phase.ts";
+import { floorReportLines, startFloorRuns, type FloorResult } from "../api/floor-phase.ts";
 import { measurePreviews, previewReportLines, previewResults } from "../api/preview-phase.ts";
 import { runLoad } from "../api/run-load.ts";
 import { summarize, type ScenarioSummary } from "../api/scenario-summary.ts";
@@ -115,6 +115,9 @@ async function main(argv: string[]): Promise<number> {
     const only = values.only;
     // CPU per request is read from /proc for a service this benchmark started (the API's process tree: node and its PostgreSQL).
     const cpuNow = service ? () => treeCpuMs(service!.pid) : undefined;
+    // The floor needs the service's database: the one this run started, or --database-url.
+    const floorRuns = databaseUrl ? await startFloorRuns({ databaseUrl, keys, jobs, connections, durationSeconds, warmupSeconds }) : undefined;
+    try {
     for (const scenario of apiScenarios(keys, jobs).filter((s) => !only || s.name.includes(only))) {
       if (warmupSeconds > 0) await runLoad(scenario, { url, connections, durationSeconds: warmupSeconds }, `${scenario.name} warm-up`);
       const sampler = values.profile && databaseUrl ? await startWaitSampler(databaseUrl) : undefined;
@@ -129,15 +132,16 @@ async function main(argv: string[]): Promise<number> {
           cpuMsPerRequest:
             before && after ? { api: perRequest(after.rootMs - before.rootMs), database: perRequest(after.descendantsMs - before.descendantsMs) } : null,
         });
+        if (floorRuns?.has(scenario.name)) await floorRuns.run(scenario.name, `${scenario.name} ${run}/${repeats}`);
       }
       summaries.push(summarize(runs));
       if (sampler) waits.set(scenario.name, await sampler.stop());
     }
 
-    // The floor needs the service's database: the one this run started, or --database-url.
-    const floor: FloorResult[] = databaseUrl
-      ? await measureFloor({ databaseUrl, keys, jobs, apiSummaries: summaries, connections, durationSeconds, warmupSeconds, repeats })
-      : [];
+    } finally {
+      await floorRuns?.stop();
+    }
+    const floor: FloorResult[] = floorRuns?.results(summaries) ?? [];
     const started = service && databaseUrl && dataDir ? { pid: service.pid, databaseUrl, dataDir } : undefined;
     const previews = await measurePreviews({ url, keys, jobs, only, connections, durationSeconds, warmupSeconds, started });
 
