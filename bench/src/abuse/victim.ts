@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import type { TestHttpsServer } from "@caption/shared/testing/https-server";
 
 // The second account, working normally: one webhook endpoint whose receiver notes when each event
@@ -37,11 +36,4 @@ export async function startWebhookTimer(server: TestHttpsServer, url: string, ke
       return arrivals.get(id) ?? null;
     },
   };
-}
-
-/** The process's resident set in MiB (Linux), or null. */
-export async function rssMiB(pid: number): Promise<number | null> {
-  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
-  const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
-  return kb ? Number(kb) / 1024 : null;
 }

@@ -15,7 +15,8 @@ import { ensureTestCa } from "@caption/shared/testing/test-ca";
 import { ATTACKS, startAttackThread, startSilentListener, type AttackName, type AttackThread } from "../abuse/attack.ts";
 import { cpuShare, inWindow, loopDelay, newPhase, type Phase } from "../abuse/phases.ts";
 import { report } from "../abuse/report.ts";
-import { rssMiB, startWebhookTimer } from "../abuse/victim.ts";
+import { startWebhookTimer } from "../abuse/victim.ts";
+import { rssOf, sampleRss } from "../rss-sampler.ts";
 import { apiScenarios, seedJobs } from "../api/api-scenarios.ts";
 import { runLoad } from "../api/run-load.ts";
 import { createBenchKey } from "../bench-key.ts";
@@ -105,9 +106,9 @@ async function main(argv: string[]): Promise<number> {
     const url = service.url;
 
     const quietWebhooks = [await timer.measureOne(30_000), await timer.measureOne(30_000)];
-    let peakRss = (await rssMiB(pid)) ?? 0;
-    const rssBefore = peakRss;
-    const sampler = setInterval(() => void rssMiB(pid).then((mib) => (peakRss = Math.max(peakRss, mib ?? 0))), 250);
+    const MiB = 2 ** 20;
+    const rssBefore = rssOf(pid) / MiB;
+    const rss = sampleRss(pid, 250);
     const [calm, attacked] = [newPhase(), newPhase()];
     const load = async (phase: Phase, seconds: number, label: string) => {
       const measured = await inWindow(phase, pid, () => runLoad(get, { url, connections, durationSeconds: seconds, latencies: phase.latencies }, label));
@@ -141,7 +142,7 @@ async function main(argv: string[]): Promise<number> {
     finished = true;
     const counts = await attack!.stop();
     await measuring;
-    clearInterval(sampler);
+    const peakRss = rss.stop() / MiB;
     const loop = `quiet ${await loopDelay(loopDelayFile, calm)}; under attack ${await loopDelay(loopDelayFile, attacked)}`;
     const cpu = `quiet ${cpuShare(calm)}; under attack ${cpuShare(attacked)}`;
     const attackFigures = { counts, streams, churnLoops, duration, rounds, attacks };

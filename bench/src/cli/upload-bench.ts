@@ -10,7 +10,7 @@ import { parseCommandLine } from "@caption/shared/runtime/command-line";
 import { median } from "../api/scenario-summary.ts";
 import { createBenchKey } from "../bench-key.ts";
 import { treeCpuMs } from "../pipeline/tree-cpu.ts";
-import { sampleRss, rssOf } from "../upload/rss-sampler.ts";
+import { sampleRss, rssOf } from "../rss-sampler.ts";
 import { sendFile } from "../upload/send-file.ts";
 import { makeWorkDir } from "../work-dir.ts";
 

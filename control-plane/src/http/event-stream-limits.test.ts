@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import net from "node:net";
 import { after, before, describe, test } from "node:test";
-import { setTimeout as delay } from "node:timers/promises";
 import { sql } from "kysely";
 import { insertQueuedJob } from "@caption/shared/testing/job-rows";
+import { until } from "@caption/shared/testing/until";
 import { MAX_EVENT_STREAMS_PER_KEY } from "../services/event-stream-leases.ts";
 import { assertErrorShape } from "../testing/error-shape.ts";
 import { openEventStream, type EventStreamClient } from "../testing/sse-client.ts";
@@ -38,13 +38,6 @@ const open = (api: TestApi, key: string) => openEventStream(`${api.url}/v1/jobs/
 const leaseRows = async () => Number((await sql<{ n: string }>`SELECT count(*) AS n FROM event_stream_leases`.execute(a.database.db)).rows[0]?.n);
 
 /** Waits until `done` holds; fails after a minute (what is left over then stays so, whatever the machine's speed). */
-async function until(done: () => Promise<boolean> | boolean, what: () => unknown = () => ""): Promise<void> {
-  for (let waited = 0; !(await done()); waited += 20) {
-    if (waited > 60_000) assert.fail(`still not released after a minute: ${JSON.stringify(what())}`);
-    await delay(20);
-  }
-}
-
 describe("at most 20 open event streams per key, across API processes", () => {
   test("the 21st is 429 RATE_LIMITED with Retry-After on either process; closing one frees a place", async () => {
     const { key } = await keyOfAccount();
@@ -67,11 +60,11 @@ describe("at most 20 open event streams per key, across API processes", () => {
     other.close();
 
     streams.shift()?.close();
-    await until(async () => (await leaseRows()) === MAX_EVENT_STREAMS_PER_KEY - 1);
+    await until("one lease released", async () => (await leaseRows()) === MAX_EVENT_STREAMS_PER_KEY - 1);
     const again = await open(b, key);
     assert.equal(again.status, 200);
     for (const client of [...streams, again]) client.close();
-    await until(async () => (await leaseRows()) === 0);
+    await until("every lease released", async () => (await leaseRows()) === 0);
   });
 
   test("leases a dead process left stop counting once expired", async () => {
@@ -81,7 +74,7 @@ describe("at most 20 open event streams per key, across API processes", () => {
     const client = await open(a, key);
     assert.equal(client.status, 200);
     client.close();
-    await until(async () => (await leaseRows()) === 0);
+    await until("every lease released", async () => (await leaseRows()) === 0);
   });
 
   test("a process holding a key's 20 streams refuses the 21st itself, without the database's count", async () => {
@@ -99,13 +92,13 @@ describe("at most 20 open event streams per key, across API processes", () => {
     const elsewhere = await open(b, key);
     assert.equal(elsewhere.status, 200);
     for (const client of [...streams, elsewhere]) client.close();
-    await until(() => a.api.eventStreamHoldings().leases === 0 && b.api.eventStreamHoldings().leases === 0);
-    await until(async () => (await leaseRows()) === 0);
+    await until("both processes holding no lease", () => a.api.eventStreamHoldings().leases === 0 && b.api.eventStreamHoldings().leases === 0);
+    await until("every lease released", async () => (await leaseRows()) === 0);
     // Its places are back on the first process too.
     const again = await open(a, key);
     assert.equal(again.status, 200);
     again.close();
-    await until(async () => (await leaseRows()) === 0);
+    await until("every lease released", async () => (await leaseRows()) === 0);
   });
 
   test("a 404 or an unauthenticated request holds no lease", async () => {
@@ -167,12 +160,15 @@ describe("a client that goes away at any moment leaves nothing behind", () => {
       }),
     );
 
-    await until(() => {
-      const now = [a.api.eventStreamHoldings(), b.api.eventStreamHoldings()];
-      return now.every((h, i) => h.streams === 0 && h.leases === 0 && h.subscriptions === (i === 0 ? baseline.a : baseline.b).subscriptions);
-    }, () => ({ a: a.api.eventStreamHoldings(), b: b.api.eventStreamHoldings(), baseline }));
-    await until(async () => (await leaseRows()) === 0);
-    await until(async () => (await busySessions()) <= baseline.busy);
+    await until(
+      () => ({ release: { a: a.api.eventStreamHoldings(), b: b.api.eventStreamHoldings(), baseline } }),
+      () => {
+        const now = [a.api.eventStreamHoldings(), b.api.eventStreamHoldings()];
+        return now.every((h, i) => h.streams === 0 && h.leases === 0 && h.subscriptions === (i === 0 ? baseline.a : baseline.b).subscriptions);
+      },
+    );
+    await until("every lease released", async () => (await leaseRows()) === 0);
+    await until("database sessions back to the baseline", async () => (await busySessions()) <= baseline.busy);
     // Pools may keep idle connections they opened meanwhile (20 per API at most), never more.
     assert.ok((await allSessions()) <= baseline.all + 40, `${await allSessions()} sessions, ${baseline.all} before`);
     // A stream opened now works as before: nothing was left in a half-closed state.

@@ -7,6 +7,7 @@ import { QUEUES } from "@caption/shared/jobs/catalog";
 import { startQueueClient } from "@caption/shared/jobs/queue-client";
 import pino from "pino";
 import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
+import { until } from "@caption/shared/testing/until";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
 import { webhookReceiver, type Answer, type WebhookReceiver } from "../testing/webhook-receiver.ts";
 
@@ -56,16 +57,6 @@ async function submitAndCancel(key: string): Promise<string> {
   const id = await submit(key);
   assert.equal((await t.request("POST", `/v1/jobs/${id}/cancel`, { key })).body.status, "canceled");
   return id;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    assert.ok(Date.now() < deadline, `no ${what} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** The delivery's queue entries (pg-boss), with their states. */

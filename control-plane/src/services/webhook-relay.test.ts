@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { setTimeout as delay } from "node:timers/promises";
 import pino from "pino";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
+import { until } from "@caption/shared/testing/until";
 import { startJobQueue, type JobQueue } from "../queue/job-queue.ts";
 import { insertAccountWithEndpoints } from "../testing/webhook-endpoint-rows.ts";
 import { startWebhookRelay } from "./webhook-relay.ts";
@@ -25,13 +25,6 @@ after(async () => {
   await database.dispose();
 });
 
-async function until(done: () => Promise<boolean>): Promise<void> {
-  for (let waited = 0; !(await done()); waited += 20) {
-    if (waited > 60_000) assert.fail("not within a minute");
-    await delay(20);
-  }
-}
-
 test("fifty wakes during a pass make one more pass, after the gap; a delivery due meanwhile goes in that pass", async () => {
   const [endpoint = ""] = await insertAccountWithEndpoints(database.db, "acct_relay", [{ events: ["webhook_endpoint.disabled"] }], T0);
   const pauses: number[] = [];
@@ -45,7 +38,7 @@ test("fifty wakes during a pass make one more pass, after the gap; a delivery du
   try {
     // The first pass (at start) is running: these all fold into one more.
     for (let i = 0; i < 50; i++) relay.wake();
-    await until(async () => pauses.length > 0);
+    await until("a pause", () => pauses.length > 0);
     assert.equal(pauses.length, 1);
     assert.ok((pauses[0] ?? 0) > 0 && (pauses[0] ?? 0) <= 60_000, `${pauses[0]} ms`);
 
@@ -58,7 +51,7 @@ test("fifty wakes during a pass make one more pass, after the gap; a delivery du
     relay.wake();
     assert.equal(await enqueued(), false, "the relay waits out the gap");
     release();
-    await until(enqueued);
+    await until("the delivery enqueued", enqueued);
     assert.equal(pauses.length, 1, "the wake during the gap was folded into the pass that followed it");
   } finally {
     release();

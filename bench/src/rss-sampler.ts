@@ -1,8 +1,14 @@
 import { readFileSync } from "node:fs";
 
-/** The resident set of a process (Linux /proc), in bytes. */
+/** The resident set of a process (Linux /proc), in bytes; 0 once it has exited. */
 export function rssOf(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  let status = "";
+  try {
+    status = readFileSync(`/proc/${pid}/status`, "utf8");
+  } catch {
+    return 0;
+  }
+  const match = /VmRSS:\s+(\d+) kB/.exec(status);
   return match ? Number(match[1]) * 1024 : 0;
 }
 
