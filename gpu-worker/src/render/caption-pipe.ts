@@ -7,6 +7,7 @@ import { FfmpegError, spawnFfmpeg } from "../media/ffmpeg.ts";
 import type { Band } from "./band-layout.ts";
 import type { CaptionPainter } from "./caption-painter.ts";
 import type { CueLayout } from "./caption-layout.ts";
+import { AlphaTrack } from "./alpha-track.ts";
 import { MatroskaFrameWriter, matroskaHeader } from "./matroska-writer.ts";
 import { YuvaPicture } from "./yuva-picture.ts";
 
@@ -33,6 +34,11 @@ export interface CaptionPipeOptions {
   onProgress?: (seconds: number | null, done: boolean) => void;
   logger?: Logger;
   ffmpegBinary?: string;
+  /**
+   * Also a second track of the band's alpha planes (8-bit), a frame only where the alpha changes or a key frame
+   * is due (AlphaTrack): ffmpeg's `[0:v:1]` (of the caption input), for the overlay WebM's alpha encoder.
+   */
+  alphaTrack?: { keyIntervalMs: number };
 }
 
 /**
@@ -67,7 +73,9 @@ export async function pipeCaptionFrames(options: CaptionPipeOptions): Promise<{ 
   try {
     const writer = new MatroskaFrameWriter(band);
     const picture = new YuvaPicture(band.width, band.height);
-    await write(ffmpeg.stdin, [matroskaHeader(band)], exit);
+    const alphaTrack = options.alphaTrack && new AlphaTrack(options.alphaTrack.keyIntervalMs);
+    const alphaPlane = picture.bytes.subarray(picture.bytes.length - band.width * band.height);
+    await write(ffmpeg.stdin, [matroskaHeader(band, { alphaTrack: alphaTrack !== undefined })], exit);
     // A failed ffmpeg ends the wait for frames still to come (cues still being recognised).
     for await (const batch of untilSettled(options.batches, exit)) {
       for (const frame of batch) {
@@ -80,7 +88,11 @@ export async function pipeCaptionFrames(options: CaptionPipeOptions): Promise<{ 
         }
         paintMs += performance.now() - paintStarted;
         // Resolves once ffmpeg has the bytes, so the picture may change again.
-        if (frame.send !== false) await write(ffmpeg.stdin, writer.frame(frame.ptsMs, picture.bytes), exit);
+        if (frame.send !== false) {
+          const chunks = writer.frame(frame.ptsMs, picture.bytes);
+          if (alphaTrack?.take(frame.ptsMs, alphaPlane)) chunks.push(...writer.alpha(alphaPlane));
+          await write(ffmpeg.stdin, chunks, exit);
+        }
         // Skia's pixel buffers are freed by finalizers that only run when the loop yields.
         await yieldToEventLoop();
       }

@@ -4,7 +4,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runFfmpeg, runFfprobe } from "../media/ffmpeg.ts";
-import { encodeSize, MatroskaFrameWriter, matroskaHeader, yuva420pFrameBytes } from "./matroska-writer.ts";
+import { encodeSize } from "../media/ebml.ts";
+import { MatroskaFrameWriter, matroskaHeader, yuva420pFrameBytes } from "./matroska-writer.ts";
 
 for (const [size, hex] of [
   [0, "80"],

@@ -1,8 +1,10 @@
 /**
  * A minimal streaming Matroska writer for one uncompressed yuva420p video track with millisecond timestamps,
- * so frames can carry their own times and be sent only when the picture changes.
+ * so frames can carry their own times and be sent only when the picture changes; and, for the overlay WebM,
+ * a second track of 8-bit alpha planes sent only where the alpha changes (or a key frame is due).
  * Segment and Clusters have unknown size: nothing is ever rewritten, so it works on a pipe.
  */
+import { element, encodeSize, idBytes, master, text, uint, UNKNOWN_SIZE } from "../media/ebml.ts";
 
 const ID = {
   EBML: 0x1a45dfa3,
@@ -35,60 +37,18 @@ const ID = {
   SimpleBlock: 0xa3,
 } as const;
 
-// EBML "unknown size": a one-byte-long size with all value bits set would limit elements to 127 bytes.
-const UNKNOWN_SIZE = Buffer.from([0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
 const TRACK_NUMBER = 1;
+const ALPHA_TRACK_NUMBER = 2;
 // SimpleBlock times are signed 16-bit offsets from their Cluster's time.
 const MAX_BLOCK_OFFSET_MS = 32_767;
 const KEYFRAME_FLAG = 0x80;
 const YUVA420P_FOURCC = Buffer.from([0x59, 0x34, 11, 8]);
+// ffmpeg's fourcc for gray (8-bit, one plane).
+const GRAY8_FOURCC = Buffer.from("Y800", "latin1");
 
 /** Bytes of one yuva420p frame. */
 export function yuva420pFrameBytes(track: MatroskaVideoTrack): number {
   return 2 * track.width * track.height + 2 * Math.ceil(track.width / 2) * Math.ceil(track.height / 2);
-}
-
-function idBytes(id: number): Buffer {
-  const length = id > 0xffffff ? 4 : id > 0xffff ? 3 : id > 0xff ? 2 : 1;
-  const bytes = Buffer.alloc(length);
-  bytes.writeUIntBE(id, 0, length);
-  return bytes;
-}
-
-/** EBML variable-length size: the shortest form whose all-ones value is still free for "unknown". */
-export function encodeSize(size: number): Buffer {
-  if (!Number.isSafeInteger(size) || size < 0) throw new RangeError(`Invalid EBML size ${size}`);
-  let length = 1;
-  while (size >= 2 ** (7 * length) - 1) length++;
-  if (length > 8) throw new RangeError(`EBML size ${size} too large`);
-  const bytes = Buffer.alloc(length);
-  let rest = size;
-  for (let i = length - 1; i >= 0; i--) {
-    bytes[i] = rest % 256;
-    rest = Math.floor(rest / 256);
-  }
-  bytes[0] = bytes[0]! | (0x80 >> (length - 1));
-  return bytes;
-}
-
-function element(id: number, payload: Buffer): Buffer {
-  return Buffer.concat([idBytes(id), encodeSize(payload.length), payload]);
-}
-
-function uint(id: number, value: number): Buffer {
-  let length = 1;
-  while (value >= 2 ** (8 * length)) length++;
-  const payload = Buffer.alloc(length);
-  payload.writeUIntBE(value, 0, length);
-  return element(id, payload);
-}
-
-function text(id: number, value: string): Buffer {
-  return element(id, Buffer.from(value, "utf8"));
-}
-
-function master(id: number, ...children: Buffer[]): Buffer {
-  return element(id, Buffer.concat(children));
 }
 
 export interface MatroskaVideoTrack {
@@ -97,7 +57,7 @@ export interface MatroskaVideoTrack {
 }
 
 /** EBML header, Segment start, Info and Tracks: everything before the first frame. */
-export function matroskaHeader(track: MatroskaVideoTrack): Buffer {
+export function matroskaHeader(track: MatroskaVideoTrack, options: { alphaTrack?: boolean } = {}): Buffer {
   if (!Number.isInteger(track.width) || !Number.isInteger(track.height) || track.width < 1 || track.height < 1) {
     throw new RangeError(`Invalid frame size ${track.width}x${track.height}`);
   }
@@ -117,12 +77,11 @@ export function matroskaHeader(track: MatroskaVideoTrack): Buffer {
     text(ID.MuxingApp, "caption-service"),
     text(ID.WritingApp, "caption-service"),
   );
-  const tracks = master(
-    ID.Tracks,
+  const videoTrack = (number: number, fourcc: Buffer, alphaMode: number[]) =>
     master(
       ID.TrackEntry,
-      uint(ID.TrackNumber, TRACK_NUMBER),
-      uint(ID.TrackUID, 1),
+      uint(ID.TrackNumber, number),
+      uint(ID.TrackUID, number),
       uint(ID.TrackType, 1),
       uint(ID.FlagLacing, 0),
       text(ID.CodecID, "V_UNCOMPRESSED"),
@@ -130,23 +89,26 @@ export function matroskaHeader(track: MatroskaVideoTrack): Buffer {
         ID.Video,
         uint(ID.PixelWidth, track.width),
         uint(ID.PixelHeight, track.height),
-        // ffmpeg's fourcc for yuva420p: planes Y, U, V (half width and height, rounded up), A.
-        element(ID.ColourSpace, YUVA420P_FOURCC),
-        uint(ID.AlphaMode, 1),
+        element(ID.ColourSpace, fourcc),
+        ...alphaMode.map((mode) => uint(ID.AlphaMode, mode)),
       ),
-    ),
-  );
+    );
+  // yuva420p: planes Y, U, V (half width and height, rounded up), A.
+  const alpha = options.alphaTrack ? [videoTrack(ALPHA_TRACK_NUMBER, GRAY8_FOURCC, [])] : [];
+  const tracks = master(ID.Tracks, videoTrack(TRACK_NUMBER, YUVA420P_FOURCC, [1]), ...alpha);
   return Buffer.concat([ebml, idBytes(ID.Segment), UNKNOWN_SIZE, info, tracks]);
 }
 
 /** Turns frames into Cluster and SimpleBlock bytes; keeps the open Cluster's time between calls. */
 export class MatroskaFrameWriter {
   readonly #frameBytes: number;
+  readonly #alphaBytes: number;
   #clusterMs: number | null = null;
   #lastMs = -1;
 
   constructor(track: MatroskaVideoTrack) {
     this.#frameBytes = yuva420pFrameBytes(track);
+    this.#alphaBytes = track.width * track.height;
   }
 
   /**
@@ -166,16 +128,25 @@ export class MatroskaFrameWriter {
       this.#clusterMs = timestampMs;
       chunks.push(idBytes(ID.Cluster), UNKNOWN_SIZE, uint(ID.Timestamp, timestampMs));
     }
+    return [...chunks, ...this.#block(TRACK_NUMBER, pixels)];
+  }
+
+  /**
+   * The chunks for the alpha track's plane (width × height bytes) of the frame just written, at its time: only
+   * in a stream whose header has the alpha track.
+   */
+  alpha(plane: Uint8Array): Buffer[] {
+    if (this.#clusterMs === null) throw new RangeError("An alpha plane needs its frame written first");
+    if (plane.byteLength !== this.#alphaBytes) throw new RangeError(`Alpha plane has ${plane.byteLength} bytes, expected ${this.#alphaBytes}`);
+    return this.#block(ALPHA_TRACK_NUMBER, plane);
+  }
+
+  #block(track: number, pixels: Uint8Array): Buffer[] {
     const blockHeader = Buffer.alloc(4);
-    blockHeader[0] = 0x80 | TRACK_NUMBER;
-    blockHeader.writeInt16BE(timestampMs - this.#clusterMs, 1);
+    blockHeader[0] = 0x80 | track;
+    blockHeader.writeInt16BE(this.#lastMs - this.#clusterMs!, 1);
     blockHeader[3] = KEYFRAME_FLAG;
-    chunks.push(
-      idBytes(ID.SimpleBlock),
-      encodeSize(blockHeader.length + pixels.byteLength),
-      blockHeader,
-      Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength),
-    );
-    return chunks;
+    const bytes = Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength);
+    return [idBytes(ID.SimpleBlock), encodeSize(blockHeader.length + pixels.byteLength), blockHeader, bytes];
   }
 }

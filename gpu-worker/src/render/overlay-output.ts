@@ -3,17 +3,20 @@ import { runFfmpeg } from "../media/ffmpeg.ts";
 import { sliceRowsFor } from "../media/prores-frames.ts";
 import { limitArg } from "../media/source-input.ts";
 import type { MediaInfo } from "../media/media-info.ts";
+import { keyFrameExpression } from "./alpha-track.ts";
 import type { Band } from "./band-layout.ts";
 
 // The transparent caption video (output kind "overlay"): the caption band's pictures padded to the whole
 // frame with transparent pixels, encoded as they come. Nothing of the source is decoded. The MOV's encoder
 // is given only the strip of slice rows the band lies in; each of its frames is spliced into one empty frame
 // encoded once (media/prores-strip-mov.ts), which gives the bytes of the whole frame encoded at a fifth of
-// the cost. VP9 has no independent slices to splice: the WebM's encoder is given the whole frame.
+// the cost. VP9 has no independent slices to splice: the WebM's encoders are given the whole frame, its colour
+// planes (lossy) wherever the picture changes and its alpha plane (lossless) only where the alpha changes
+// (render/alpha-track.ts, media/vp9-alpha-webm.ts).
 
 /** The transparent caption video: captions alone at the video's size on a transparent canvas. */
 export interface OverlayOutputs {
-  /** WebM, VP9 with alpha (yuva420p), lossless: a frame wherever the captions change, on the video's frame grid. */
+  /** WebM, VP9 with alpha (yuva420p; alpha lossless): a frame wherever the captions change, on the video's frame grid. */
   webmPath: string;
   /** QuickTime, ProRes 4444 with alpha, every frame of the video (unchanged frames share their picture's data). */
   movPath: string;
@@ -31,12 +34,56 @@ export function proresStrip(media: Pick<MediaInfo, "width" | "height">, band: Ba
   return { ...rows, canvas: `pad=${media.width}:${rows.height}:${band.x}:${band.y - rows.y}:color=black@0` };
 }
 
+/** Milliseconds between the WebM's key frames (at least: the first frame sent after), where players start after a seek. */
+export const OVERLAY_WEBM_KEY_INTERVAL_MS = 4000;
+
+// Real time, speed 8 (libvpx's fastest here); key frames only where keyFrameExpression puts them.
+const vp9 = (keyIntervalMs: number): string[] => ["-enc_time_base", "1:1000", "-c:v", "libvpx-vp9", "-pix_fmt", "yuv420p", "-deadline", "realtime",
+  "-cpu-used", "8", "-row-mt", "1", "-g", "1000000000", "-force_key_frames", keyFrameExpression(keyIntervalMs)];
+
 /**
- * VP9 with its alpha plane (ffmpeg stores it beside the picture, as Chromium reads it), lossless: alpha is
- * exactly 0 around the captions and 255 in their fill, and laid over the source with ffmpeg's overlay it gives
- * the burned video's very pixels. Real-time speed: most of each frame is empty.
+ * The WebM's colour planes: lossy at a constant quality (CRF 15 of VP9's 63) whose loss at the letters' edges is
+ * below the burned video's own H.264 loss (docs/previews-and-overlays.md, Measured). libvpx's real-time cost is
+ * the frame's area, whatever is drawn: lossless cost about twice as much, and the lossless alpha as much again.
  */
-export const OVERLAY_WEBM_ARGS = ["-enc_time_base", "1:1000", "-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p", "-lossless", "1", "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1"];
+export const overlayColourArgs = (keyIntervalMs: number): string[] => [...vp9(keyIntervalMs), "-crf", "15", "-b:v", "0", "-aq-mode", "0"];
+
+/**
+ * The WebM's alpha plane, lossless: exactly 0 around the captions and 255 in their fill. No hidden frames (no
+ * look-ahead, no alternate reference): a colour frame whose alpha did not change shows the last alpha frame again.
+ */
+export const overlayAlphaArgs = (keyIntervalMs: number): string[] => [...vp9(keyIntervalMs), "-lossless", "1", "-lag-in-frames", "0", "-auto-alt-ref", "0"];
+
+/** The files ffmpeg writes for the overlay, made into its outputs once ffmpeg is done. */
+export interface OverlayParts {
+  /** The WebM's colour planes (VP9 in IVF), a frame wherever the picture changes. */
+  colour: string;
+  /** The WebM's alpha plane (VP9 in IVF), a frame where the alpha changes and at each colour key frame. */
+  alpha: string;
+  /** The MOV's strip of slice rows (media/prores-strip-mov.ts). */
+  movStrip: string;
+}
+
+export const overlayParts = (overlay: OverlayOutputs): OverlayParts => ({
+  colour: `${overlay.webmPath}.colour.ivf`,
+  alpha: `${overlay.webmPath}.alpha.ivf`,
+  movStrip: `${overlay.movPath}.strip`,
+});
+
+/**
+ * The overlay's part of the filter graph, from the caption input's two streams `[N:v:0]` (the band) and
+ * `[N:v:1]` (its alpha planes where they change): labels [webmc] (colour planes of the whole frame), [webma]
+ * (alpha plane, padded with zeros, copied into the luma of a 4:2:0 picture without a range conversion) and
+ * [mov] (the strip).
+ */
+export function overlayGraph(band: string, alpha: string, media: Pick<MediaInfo, "width" | "height">, place: Band): string[] {
+  return [
+    `${band}split=2[wband][mband]`,
+    `[wband]${transparentCanvas(media, place)},format=yuv420p[webmc]`,
+    `${alpha}format=yuvj420p,pad=${media.width}:${media.height}:${place.x}:${place.y}:color=black,scale=in_range=pc:out_range=pc,format=yuv420p,setrange=tv[webma]`,
+    `[mband]${proresStrip(media, place).canvas}[mov]`,
+  ];
+}
 
 /**
  * ProRes 4444 with a 16-bit alpha channel, what Premiere, Resolve and Final Cut take as a transparent
@@ -46,16 +93,21 @@ export const OVERLAY_WEBM_ARGS = ["-enc_time_base", "1:1000", "-c:v", "libvpx-vp
 export const OVERLAY_PRORES_ARGS = ["-c:v", "prores_ks", "-profile:v", "4444", "-qscale:v", "4", "-pix_fmt", "yuva444p10le", "-vendor", "apl0"];
 
 /**
- * One overlay output: the frames as they come (passthrough: ffmpeg duplicates no unchanged frame), cut at the
- * video's duration. The WebM keeps the caption stream's millisecond times, floored onto the video's frame grid
- * as the burned video's overlay reads them (Matroska rounds any other clock to the nearest millisecond, which
- * can land a change after the frame it belongs to); the MOV's clock is the frame rate itself, so its samples
- * sit on whole frames for writeStripMovAsFrames.
+ * ffmpeg's overlay outputs: the frames as they come (passthrough: ffmpeg duplicates no unchanged frame), cut at
+ * the video's duration. The WebM's streams keep the caption stream's millisecond times, floored onto the video's
+ * frame grid as the burned video's overlay reads them (Matroska rounds any other clock to the nearest
+ * millisecond, which can land a change after the frame it belongs to); the MOV's clock is the frame rate itself,
+ * so its samples sit on whole frames for writeStripMovAsFrames.
  */
-export function overlayOutputArgs(label: string, media: Pick<MediaInfo, "frameRate" | "durationSeconds">, format: "webm" | "mov", path: string): string[] {
+export function overlayOutputArgs(media: Pick<MediaInfo, "frameRate" | "durationSeconds">, parts: OverlayParts, keyIntervalMs = OVERLAY_WEBM_KEY_INTERVAL_MS): string[] {
   const { num, den } = frameRateFraction(media.frameRate);
-  const codec = format === "webm" ? OVERLAY_WEBM_ARGS : ["-r", `${num}/${den}`, ...OVERLAY_PRORES_ARGS];
-  return ["-map", label, "-fps_mode", "passthrough", ...codec, "-an", "-t", limitArg(media.durationSeconds), "-f", format, path];
+  const output = (label: string, codec: string[], format: string, path: string) =>
+    ["-map", label, "-fps_mode", "passthrough", ...codec, "-an", "-t", limitArg(media.durationSeconds), "-f", format, path];
+  return [
+    ...output("[webmc]", overlayColourArgs(keyIntervalMs), "ivf", parts.colour),
+    ...output("[webma]", overlayAlphaArgs(keyIntervalMs), "ivf", parts.alpha),
+    ...output("[mov]", ["-r", `${num}/${den}`, ...OVERLAY_PRORES_ARGS], "mov", parts.movStrip),
+  ];
 }
 
 /**

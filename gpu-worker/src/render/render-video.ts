@@ -15,7 +15,9 @@ import { pipeCaptionFrames, type PipedFrame } from "./caption-pipe.ts";
 import { skiaFontMeasure, type FontMeasure } from "./font-measure.ts";
 import type { Cue } from "./cue-builder.ts";
 import { FrameSchedule, type ScheduledFrame } from "./frame-schedule.ts";
-import { emptyProresFrame, frameRateFraction, overlayOutputArgs, proresStrip, transparentCanvas, type OverlayOutputs } from "./overlay-output.ts";
+import { writeAlphaWebm } from "../media/vp9-alpha-webm.ts";
+import { emptyProresFrame, frameRateFraction, overlayGraph, overlayOutputArgs, overlayParts, proresStrip } from "./overlay-output.ts";
+import { OVERLAY_WEBM_KEY_INTERVAL_MS, type OverlayOutputs, type OverlayParts } from "./overlay-output.ts";
 import { styleBand } from "./style-band.ts";
 
 /**
@@ -104,11 +106,12 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
     }
     yield piped(schedule.finish({ holdLastFrame: options.overlay !== undefined }));
   };
-  // The MOV is first a movie of the strip of the frame the band lies in, its frames as they change.
-  const movVfrPath = options.overlay && `${options.overlay.movPath}.strip`;
-  const outputPaths = [options.outputPath, options.overlay?.webmPath, movVfrPath].filter((path) => path !== undefined);
+  // The WebM is first its colour and alpha streams apart, the MOV a movie of the strip the band lies in.
+  const parts = options.overlay && overlayParts(options.overlay);
+  const outputPaths = [options.outputPath, ...(parts ? [parts.colour, parts.alpha, parts.movStrip] : [])].filter((path) => path !== undefined);
   const result = await pipeCaptionFrames({
-    args: ffmpegArgs(options, band, movVfrPath),
+    args: ffmpegArgs(options, band, parts),
+    ...(parts && { alphaTrack: { keyIntervalMs: OVERLAY_WEBM_KEY_INTERVAL_MS } }),
     band,
     painter: new CaptionPainter(style, band, animation),
     batches: frames(),
@@ -122,14 +125,17 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
       else if (seconds !== null) options.onProgress(Math.min(1, seconds / media.durationSeconds));
     },
   });
-  if (options.overlay && movVfrPath) {
+  if (options.overlay && parts) {
+    const tools = { ffmpegBinary: options.ffmpegBinary, signal: options.signal };
     try {
-      const base = await emptyProresFrame(media, `${options.overlay.movPath}.empty`, { ffmpegBinary: options.ffmpegBinary, signal: options.signal });
+      const webm = await writeAlphaWebm({ colour: parts.colour, alpha: parts.alpha, webm: options.overlay.webmPath }, tools);
+      logger?.info({ colour_frames: webm.colourFrames, alpha_frames: webm.alphaFrames }, "overlay webm muxed");
+      const base = await emptyProresFrame(media, `${options.overlay.movPath}.empty`, tools);
       const placement = { base, firstRow: proresStrip(media, band).firstRow };
       const rate = { frames: frameCount(media), frameRate: frameRateFraction(media.frameRate) };
-      await writeStripMovAsFrames(movVfrPath, options.overlay.movPath, placement, rate, options.signal);
+      await writeStripMovAsFrames(parts.movStrip, options.overlay.movPath, placement, rate, options.signal);
     } finally {
-      await rm(movVfrPath, { force: true });
+      await Promise.all([parts.colour, parts.alpha, parts.movStrip].map((path) => rm(path, { force: true })));
     }
   }
   logger?.info({ frames_drawn: result.framesDrawn, paint_ms: Math.round(result.paintMs), band_width: band.width, band_height: band.height }, "captioned video rendered");
@@ -155,17 +161,18 @@ export function sourcePicture(media: Pick<MediaInfo, "videoStreamIndex" | "color
 /** Frames of a constant-rate video as long as the source, from its first frame. */
 export const frameCount = (media: Pick<MediaInfo, "durationSeconds" | "frameRate">): number => Math.max(1, Math.round(media.durationSeconds * media.frameRate));
 
-function ffmpegArgs(options: RenderVideoOptions, band: Band, movVfrPath: string | undefined): string[] {
+function ffmpegArgs(options: RenderVideoOptions, band: Band, parts: OverlayParts | undefined): string[] {
   const { media, overlay } = options;
   const burned = options.outputPath;
   // The source, when there is one to burn into, is input 0 (as it always was); the caption stream follows.
-  const captions = burned === undefined ? "[0:v]" : "[1:v]";
+  const input = burned === undefined ? 0 : 1;
+  const captions = `[${input}:v:0]`;
   const both = burned !== undefined && overlay !== undefined;
   const [toBurn, toOverlay] = both ? ["[burn]", "[alone]"] : [captions, captions];
   const graph = [
     ...(both ? [`${captions}split=2${toBurn}${toOverlay}`] : []),
     ...(burned === undefined ? [] : [`${sourcePicture(media)}${toBurn}overlay=x=${band.x}:y=${band.y}:alpha=straight:eof_action=pass[v]`]),
-    ...(overlay === undefined ? [] : [`${toOverlay}split=2[wband][mband]`, `[wband]${transparentCanvas(media, band)}[webm]`, `[mband]${proresStrip(media, band).canvas}[mov]`]),
+    ...(overlay === undefined ? [] : overlayGraph(toOverlay, `[${input}:v:1]`, media, band)),
   ];
   return [
     "-hide_banner",
@@ -185,8 +192,6 @@ function ffmpegArgs(options: RenderVideoOptions, band: Band, movVfrPath: string 
     ...(burned === undefined
       ? []
       : ["-map", "[v]", ...audioOutputArgs(media), ...options.encoder.args, ...(isHdr(media) ? SDR_BT709_TAGS : []), "-t", limitArg(media.durationSeconds), ...mp4OutputArgs(burned)]),
-    ...(overlay === undefined || movVfrPath === undefined
-      ? []
-      : [...overlayOutputArgs("[webm]", media, "webm", overlay.webmPath), ...overlayOutputArgs("[mov]", media, "mov", movVfrPath)]),
+    ...(parts === undefined ? [] : overlayOutputArgs(media, parts)),
   ];
 }

@@ -48,7 +48,8 @@ async function saved(name: string, url: string | null | undefined): Promise<stri
 
 async function probe(file: string): Promise<Record<string, string>> {
   const { stdout } = await execFileAsync("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries", "stream=codec_name,profile,width,height,nb_read_packets:stream_tags=alpha_mode:format=duration", "-of", "default=noprint_wrappers=1", file]);
-  return Object.fromEntries(stdout.trim().split("\n").map((line) => line.replace(/^TAG:/, "").split("=") as [string, string]));
+  // Tag names as Matroska readers take them, whatever their case (a remux writes ALPHA_MODE).
+  return Object.fromEntries(stdout.trim().split("\n").map((line) => line.replace(/^TAG:/, "").replace(/^[^=]+/, (key) => key.toLowerCase()).split("=") as [string, string]));
 }
 
 async function completed(id: string): Promise<Job> {

@@ -1,0 +1,57 @@
+// EBML, the element syntax of Matroska and WebM: what the caption stream's writer and the overlay WebM's muxer
+// build their files from.
+
+/** EBML "unknown size": a one-byte-long size with all value bits set would limit elements to 127 bytes. */
+export const UNKNOWN_SIZE = Buffer.from([0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
+
+export function idBytes(id: number): Buffer {
+  const length = id > 0xffffff ? 4 : id > 0xffff ? 3 : id > 0xff ? 2 : 1;
+  const bytes = Buffer.alloc(length);
+  bytes.writeUIntBE(id, 0, length);
+  return bytes;
+}
+
+/** EBML variable-length size: the shortest form whose all-ones value is still free for "unknown". */
+export function encodeSize(size: number): Buffer {
+  if (!Number.isSafeInteger(size) || size < 0) throw new RangeError(`Invalid EBML size ${size}`);
+  let length = 1;
+  while (size >= 2 ** (7 * length) - 1) length++;
+  if (length > 8) throw new RangeError(`EBML size ${size} too large`);
+  const bytes = Buffer.alloc(length);
+  let rest = size;
+  for (let i = length - 1; i >= 0; i--) {
+    bytes[i] = rest % 256;
+    rest = Math.floor(rest / 256);
+  }
+  bytes[0] = bytes[0]! | (0x80 >> (length - 1));
+  return bytes;
+}
+
+export function element(id: number, payload: Buffer): Buffer {
+  return Buffer.concat([idBytes(id), encodeSize(payload.length), payload]);
+}
+
+export function uint(id: number, value: number): Buffer {
+  let length = 1;
+  while (value >= 2 ** (8 * length)) length++;
+  const payload = Buffer.alloc(length);
+  payload.writeUIntBE(value, 0, length);
+  return element(id, payload);
+}
+
+/** A signed integer element in the fewest bytes that hold it. */
+export function int(id: number, value: number): Buffer {
+  let length = 1;
+  while (value < -(2 ** (8 * length - 1)) || value >= 2 ** (8 * length - 1)) length++;
+  const payload = Buffer.alloc(length);
+  payload.writeIntBE(value, 0, length);
+  return element(id, payload);
+}
+
+export function text(id: number, value: string): Buffer {
+  return element(id, Buffer.from(value, "utf8"));
+}
+
+export function master(id: number, ...children: Buffer[]): Buffer {
+  return element(id, Buffer.concat(children));
+}

@@ -1,0 +1,42 @@
+// IVF, the bare container ffmpeg writes VP8/VP9 frames to: a 32-byte file header, then each frame as a 12-byte
+// header (its size, its time in the file's time base) and its bytes.
+
+export interface IvfFrame {
+  /** The frame's time in the file's time base. */
+  pts: number;
+  data: Buffer;
+}
+
+export interface IvfFile {
+  fourcc: string;
+  width: number;
+  height: number;
+  timeBase: { num: number; den: number };
+  frames: IvfFrame[];
+}
+
+const FILE_HEADER = 32;
+const FRAME_HEADER = 12;
+
+export function readIvf(bytes: Buffer): IvfFile {
+  if (bytes.length < FILE_HEADER || bytes.toString("latin1", 0, 4) !== "DKIF") throw new Error("not an IVF file");
+  const headerSize = bytes.readUInt16LE(6);
+  const file: IvfFile = {
+    fourcc: bytes.toString("latin1", 8, 12),
+    width: bytes.readUInt16LE(12),
+    height: bytes.readUInt16LE(14),
+    timeBase: { den: bytes.readUInt32LE(16), num: bytes.readUInt32LE(20) },
+    frames: [],
+  };
+  let at = Math.max(FILE_HEADER, headerSize);
+  while (at + FRAME_HEADER <= bytes.length) {
+    const size = bytes.readUInt32LE(at);
+    const pts = Number(bytes.readBigInt64LE(at + 4));
+    const end = at + FRAME_HEADER + size;
+    if (end > bytes.length) throw new Error(`IVF frame at byte ${at} runs past the end of the file`);
+    file.frames.push({ pts, data: bytes.subarray(at + FRAME_HEADER, end) });
+    at = end;
+  }
+  if (at !== bytes.length) throw new Error(`IVF file ends inside a frame header at byte ${at}`);
+  return file;
+}
