@@ -20,7 +20,7 @@ import { makeWorkDir } from "../work-dir.ts";
 import { atMost } from "../targets.ts";
 
 const USAGE = `usage: overlay-bench [--presets a,b] [--seconds S]
-  --presets a,b   presets to measure (default: highlight,karaoke: one word change at a time, and a fill every frame)
+  --presets a,b   presets to measure (default: highlight,karaoke,glow: one word change at a time, a fill every frame, alpha every frame)
   --seconds S     length of the portrait 1080x1920 narration video (default 60)`;
 const TARGET_RATIO = 0.7;
 
@@ -33,7 +33,7 @@ interface Run {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const values = parseCommandLine({ args: argv, options: { presets: { type: "string", default: "highlight,karaoke" }, seconds: { type: "string", default: "60" }, help: { type: "boolean", short: "h", default: false } }, strict: true }, USAGE);
+  const values = parseCommandLine({ args: argv, options: { presets: { type: "string", default: "highlight,karaoke,glow" }, seconds: { type: "string", default: "60" }, help: { type: "boolean", short: "h", default: false } }, strict: true }, USAGE);
   if (typeof values === "number") return values;
   const presets = values.presets.split(",") as PresetId[];
   if (presets.some((p) => !(PRESET_IDS as readonly string[]).includes(p)) || !(Number(values.seconds) > 0)) {

@@ -55,3 +55,28 @@ test("ffmpeg reads the stream back: size, yuva420p planes, timestamps (also acro
   await runFfmpeg({ args: ["-v", "error", "-i", mkv, "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "yuva420p", raw] });
   assert.deepEqual(new Uint8Array(await readFile(raw)), Uint8Array.from(frames.flatMap((f) => [...f])));
 });
+
+test("an alpha track beside the frames: gray planes at their frames' times, read back by ffmpeg as a second stream", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "mkv-writer-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const [width, height] = [4, 2];
+  const writer = new MatroskaFrameWriter({ width, height });
+  assert.throws(() => writer.alpha(new Uint8Array(8)), /needs its frame written first/);
+  const frame = (value: number) => new Uint8Array(yuva420pFrameBytes({ width, height })).fill(value);
+  const planes = [Uint8Array.from({ length: 8 }, (_, i) => i * 30), Uint8Array.from({ length: 8 }, (_, i) => 255 - i)];
+  const chunks = [matroskaHeader({ width, height }, { alphaTrack: true })];
+  chunks.push(...writer.frame(0, frame(1)), ...writer.alpha(planes[0]!), ...writer.frame(40, frame(2)));
+  chunks.push(...writer.frame(80, frame(3)), ...writer.alpha(planes[1]!));
+  assert.throws(() => writer.alpha(new Uint8Array(9)), /9 bytes, expected 8/);
+  const mkv = join(dir, "alpha.mkv");
+  await writeFile(mkv, Buffer.concat(chunks));
+  const probe = JSON.parse(await runFfprobe({ args: ["-v", "error", "-show_streams", "-show_packets", "-of", "json", mkv] })) as {
+    streams: { pix_fmt: string }[];
+    packets: { stream_index: number; pts: number }[];
+  };
+  assert.deepEqual(probe.streams.map((s) => s.pix_fmt), ["yuva420p", "gray"]);
+  assert.deepEqual(probe.packets.filter((p) => p.stream_index === 1).map((p) => p.pts), [0, 80]);
+  const raw = join(dir, "alpha.gray");
+  await runFfmpeg({ args: ["-v", "error", "-i", mkv, "-map", "0:v:1", "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "gray", raw] });
+  assert.deepEqual(new Uint8Array(await readFile(raw)), Uint8Array.from([...planes[0]!, ...planes[1]!]));
+});

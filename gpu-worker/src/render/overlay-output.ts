@@ -37,9 +37,11 @@ export function proresStrip(media: Pick<MediaInfo, "width" | "height">, band: Ba
 /** Milliseconds between the WebM's key frames (at least: the first frame sent after), where players start after a seek. */
 export const OVERLAY_WEBM_KEY_INTERVAL_MS = 4000;
 
-// Real time, speed 8 (libvpx's fastest here); key frames only where keyFrameExpression puts them.
+// Real time, speed 8 (libvpx's fastest here), one thread (libvpx's threads cost a third more CPU on a busy
+// machine, and the render's other encoders and painting keep the cores busy); key frames only where
+// keyFrameExpression puts them.
 const vp9 = (keyIntervalMs: number): string[] => ["-enc_time_base", "1:1000", "-c:v", "libvpx-vp9", "-pix_fmt", "yuv420p", "-deadline", "realtime",
-  "-cpu-used", "8", "-row-mt", "1", "-g", "1000000000", "-force_key_frames", keyFrameExpression(keyIntervalMs)];
+  "-cpu-used", "8", "-threads", "1", "-g", "1000000000", "-force_key_frames", keyFrameExpression(keyIntervalMs)];
 
 /**
  * The WebM's colour planes: lossy at a constant quality (CRF 15 of VP9's 63) whose loss at the letters' edges is
@@ -79,7 +81,8 @@ export const overlayParts = (overlay: OverlayOutputs): OverlayParts => ({
 export function overlayGraph(band: string, alpha: string, media: Pick<MediaInfo, "width" | "height">, place: Band): string[] {
   return [
     `${band}split=2[wband][mband]`,
-    `[wband]${transparentCanvas(media, place)},format=yuv420p[webmc]`,
+    // Colour planes alone, then padded: the same pixels as padding the transparent band, a third less copied.
+    `[wband]format=yuv420p,pad=${media.width}:${media.height}:${place.x}:${place.y}:color=black[webmc]`,
     `${alpha}format=yuvj420p,pad=${media.width}:${media.height}:${place.x}:${place.y}:color=black,scale=in_range=pc:out_range=pc,format=yuv420p,setrange=tv[webma]`,
     `[mband]${proresStrip(media, place).canvas}[mov]`,
   ];

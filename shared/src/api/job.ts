@@ -25,7 +25,7 @@ const VideoResultSchema = Type.Object(
     overlay_urls: Nullable(
       Type.Object(
         {
-          webm_url: Type.String({ format: "uri", description: "VP9 with alpha (yuva420p), lossless, in WebM: plays in Chromium" }),
+          webm_url: Type.String({ format: "uri", description: "VP9 with alpha (yuva420p; alpha lossless, colour lossy), in WebM: plays in Chromium" }),
           mov_url: Type.String({ format: "uri", description: "ProRes 4444 with alpha in QuickTime, one sample per frame: for Premiere, DaVinci Resolve, Final Cut" }),
         },
         { additionalProperties: false, description: "The captions alone on a transparent frame, the video's size, frame rate and length, timed from its first frame; null unless output.kind is overlay or both" },

@@ -52,6 +52,14 @@ async function probe(file: string): Promise<Record<string, string>> {
   return Object.fromEntries(stdout.trim().split("\n").map((line) => line.replace(/^TAG:/, "").replace(/^[^=]+/, (key) => key.toLowerCase()).split("=") as [string, string]));
 }
 
+/** What the page saw of one frame: its alpha channel (base64) and how much of it is transparent or opaque. */
+interface Seen {
+  transparent: number;
+  opaque: number;
+  corner: number;
+  alpha: string;
+}
+
 async function completed(id: string): Promise<Job> {
   const job = await service.waitForJob(key, id);
   assert.equal(job.status, "completed", JSON.stringify(job));
@@ -101,8 +109,15 @@ describe("a job with output kind both", () => {
     assert.deepEqual([strip.width, strip.height], [String(8 * 180), "320"]);
   });
 
-  test("the WebM plays in headless Chromium with its alpha: transparent around the captions, opaque in them", async () => {
-    const webm = (await download(both.video?.overlay_urls?.webm_url)).body;
+  test("the WebM plays in headless Chromium with its alpha: transparent around the captions, opaque in them, right after a seek", async () => {
+    const file = await saved("played.webm", both.video?.overlay_urls?.webm_url);
+    const webm = await readFile(file);
+    // A frame a few after the last key frame: a seek there decodes colour and alpha from that key frame on.
+    const { stdout } = await execFileAsync("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0", file]);
+    const packets = stdout.trim().split("\n").map((line) => ({ t: Number(line.split(",")[0]), key: line.split(",")[1]!.startsWith("K") }));
+    const lastKey = packets.findLastIndex((packet) => packet.key);
+    const target = packets[Math.min(packets.length - 1, lastKey + 5)]!.t;
+    const decoded = await execFileAsync("ffmpeg", ["-v", "error", "-c:v", "libvpx-vp9", "-i", file, "-vf", `trim=start=${target},alphaextract`, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", "-"], { encoding: "buffer", maxBuffer: 1 << 24 });
     const profile = await mkdtemp(path.join(tmpdir(), "caption-chromium-"));
     const browser = await chromium.launchPersistentContext(profile, {
       executablePath: "/usr/bin/chromium",
@@ -118,8 +133,8 @@ describe("a job with output kind both", () => {
           : route.fulfill({ status: 200, body: "<!doctype html><video muted playsinline></video>", contentType: "text/html" }),
       );
       await page.goto("https://overlay.test/");
-      // In the page (a string: this package is type-checked without the DOM's types): play, seek to 1.5 s,
-      // draw the frame on a canvas and count its transparent and opaque pixels.
+      // In the page (a string: this package is type-checked without the DOM's types): play, seek to 1.5 s and to
+      // the target frame, draw each frame on a canvas and read back its alpha.
       const seen = (await page.evaluate(`(async () => {
         const video = document.querySelector("video");
         // From a blob, which Chromium can seek in (the route answers no ranges).
@@ -127,24 +142,32 @@ describe("a job with output kind both", () => {
         await video.play();
         await new Promise((resolve) => video.requestVideoFrameCallback(() => resolve()));
         video.pause();
-        video.currentTime = 1.5;
-        await new Promise((resolve) => video.addEventListener("seeked", resolve, { once: true }));
         const canvas = document.createElement("canvas");
         [canvas.width, canvas.height] = [video.videoWidth, video.videoHeight];
         const context = canvas.getContext("2d");
-        context.drawImage(video, 0, 0);
-        const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
-        let [transparent, opaque] = [0, 0];
-        for (let i = 3; i < pixels.length; i += 4) {
-          if (pixels[i] === 0) transparent++;
-          else if (pixels[i] === 255) opaque++;
-        }
-        return { width: video.videoWidth, height: video.videoHeight, duration: video.duration, transparent, opaque, corner: pixels[3] };
-      })()`)) as { width: number; height: number; duration: number; transparent: number; opaque: number; corner: number };
-      assert.deepEqual([seen.width, seen.height, seen.corner], [WIDTH, HEIGHT, 0]);
+        const alphaAt = async (time) => {
+          video.currentTime = time;
+          await new Promise((resolve) => video.addEventListener("seeked", resolve, { once: true }));
+          context.drawImage(video, 0, 0);
+          const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+          let [transparent, opaque, text] = [0, 0, ""];
+          for (let i = 3; i < pixels.length; i += 4) {
+            if (pixels[i] === 0) transparent++;
+            else if (pixels[i] === 255) opaque++;
+            text += String.fromCharCode(pixels[i]);
+          }
+          return { transparent, opaque, corner: pixels[3], alpha: btoa(text) };
+        };
+        const early = await alphaAt(1.5);
+        const late = await alphaAt(${target} + 0.01);
+        return { width: video.videoWidth, height: video.videoHeight, duration: video.duration, early, late };
+      })()`)) as { width: number; height: number; duration: number; early: Seen; late: Seen };
+      assert.deepEqual([seen.width, seen.height, seen.early.corner], [WIDTH, HEIGHT, 0]);
       assert.ok(Math.abs(seen.duration - source.durationSeconds) < 0.1, `${seen.duration} s`);
-      assert.ok(seen.transparent > 0.8 * WIDTH * HEIGHT, `${seen.transparent} transparent pixels`);
-      assert.ok(seen.opaque > 200, `${seen.opaque} opaque pixels: the captions show`);
+      assert.ok(seen.early.transparent > 0.8 * WIDTH * HEIGHT, `${seen.early.transparent} transparent pixels`);
+      assert.ok(seen.early.opaque > 200, `${seen.early.opaque} opaque pixels: the captions show`);
+      // After the seek, Chromium's alpha is the alpha of that frame decoded from the start.
+      assert.ok(Buffer.from(seen.late.alpha, "base64").equals(decoded.stdout), `at ${target} s: ${seen.late.opaque} opaque pixels`);
     } finally {
       await browser.close();
       await rm(profile, { recursive: true, force: true });
