@@ -114,8 +114,10 @@ describe("a job with output kind both", () => {
     const webm = await readFile(file);
     // A frame a few after the last key frame: a seek there decodes colour and alpha from that key frame on.
     const { stdout } = await execFileAsync("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0", file]);
-    const packets = stdout.trim().split("\n").map((line) => ({ t: Number(line.split(",")[0]), key: line.split(",")[1]!.startsWith("K") }));
+    // One "time,flags," line a packet (a blank line after each: its alpha's side data).
+    const packets = stdout.split("\n").filter((line) => line.includes(",")).map((line) => ({ t: Number(line.split(",")[0]), key: line.split(",")[1]!.startsWith("K") }));
     const lastKey = packets.findLastIndex((packet) => packet.key);
+    assert.ok(lastKey > 0, "a key frame after the first (one every 4 s)");
     const target = packets[Math.min(packets.length - 1, lastKey + 5)]!.t;
     const decoded = await execFileAsync("ffmpeg", ["-v", "error", "-c:v", "libvpx-vp9", "-i", file, "-vf", `trim=start=${target},alphaextract`, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", "-"], { encoding: "buffer", maxBuffer: 1 << 24 });
     const profile = await mkdtemp(path.join(tmpdir(), "caption-chromium-"));
@@ -148,6 +150,8 @@ describe("a job with output kind both", () => {
         const alphaAt = async (time) => {
           video.currentTime = time;
           await new Promise((resolve) => video.addEventListener("seeked", resolve, { once: true }));
+          // Cleared first: a frame drawn over the last one would blend its alpha with it.
+          context.clearRect(0, 0, canvas.width, canvas.height);
           context.drawImage(video, 0, 0);
           const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
           let [transparent, opaque, text] = [0, 0, ""];
