@@ -34,7 +34,8 @@ test("the checkerboard is two neutral greys, #808080 and #5F5F5F after conversio
 
 test("a raster's stills, converted and filtered only in the band, are the stills of the whole captioned frame", async () => {
   // The second frame has an odd height, and its second band runs past the last row.
-  const cases = [HEIGHT + 1, HEIGHT].flatMap((height) => [{ x: 10, y: 20, width: 40, height: 16 }, { x: 0, y: HEIGHT + 1 - 20, width: 60, height: 20 }].map((band) => ({ height, band })));
+  const bands = [{ x: 10, y: 20, width: 40, height: 16 }, { x: 0, y: HEIGHT + 1 - 20, width: 60, height: 20 }];
+  const cases = [HEIGHT + 1, HEIGHT].flatMap((height) => bands.map((band) => ({ height, band })));
   for (const { height, band } of cases) {
     const raster = new StillRaster(checkerboard(WIDTH + 3, height));
     const picture = new YuvaPicture(band.width, band.height);
