@@ -19,6 +19,7 @@ export interface Figures {
   duration: number;
   rounds: number;
   attacks: string[];
+  attacker: string;
 }
 
 /** One phase's line: req/s, pooled percentiles and the p99 of each window in turn. */
@@ -42,7 +43,7 @@ export function report(f: Figures): void {
   const fmt = (s: number | null) => (s === null ? "none in 60 s" : `${s.toFixed(2)} s`);
   console.log(`\nabuse benchmark: ${f.rounds} rounds of quiet and ${f.duration} s attack windows, ${os.cpus().length} CPUs, Node ${process.versions.node}`);
   console.log(`load average at start ${f.loadAtStart.map((n) => n.toFixed(2)).join(" ")}, at end ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
-  console.log(`attacks: ${f.attacks.join(", ")}`);
+  console.log(`attacks: ${f.attacks.join(", ")}; the attacker's key: ${f.attacker === "ordinary" ? "ordinary (a new account's limits)" : "unlimited (rate and concurrency lifted)"}`);
   console.log(`attacker: ${f.churnLoops} submit+cancel loops (${f.counts.churned} jobs) feeding 10 endpoints that never answer; ${f.counts.encodedBodies} brotli bodies inflating to 16 MiB;`);
   console.log(`          ${f.counts.streamsOpened} of ${f.streams} event streams opened; answers ${JSON.stringify(f.counts.statusCodes)}`);
   console.log(`second account GET /v1/jobs/{id}: quiet ${describe(f.calm)}; under attack ${describe(f.attacked)} (p99 ${p99Ratio.toFixed(2)}×), unexpected ${f.calm.unexpected + f.attacked.unexpected}`);

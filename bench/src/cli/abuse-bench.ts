@@ -29,6 +29,8 @@ const USAGE = `usage: abuse-bench [options]
   --streams N (1000)  event streams the attacker opens   --churn N (4)  submit-and-cancel loops
   --connections N (5) the second account's GET connections
   --attacks LIST (bodies,churn,streams)  which attacks run (one at a time shows what each costs)
+  --attacker KIND (ordinary)  the attacker's key: ordinary (a new account's limits: 1200 requests a
+                      minute, 4 jobs at once) or unlimited (both lifted: what the API can take at all)
   --profile DIR       CPU profile of the API process into DIR`;
 
 async function main(argv: string[]): Promise<number> {
@@ -43,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
         churn: { type: "string", default: "4" },
         connections: { type: "string", default: "5" },
         attacks: { type: "string", default: ATTACKS.join(",") },
+        attacker: { type: "string", default: "ordinary" },
         profile: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -69,6 +72,10 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`--attacks is a list of ${ATTACKS.join(", ")}\n${USAGE}\n`);
     return 2;
   }
+  if (values.attacker !== "ordinary" && values.attacker !== "unlimited") {
+    process.stderr.write(`--attacker is ordinary or unlimited\n${USAGE}\n`);
+    return 2;
+  }
   const loadAtStart = os.loadavg();
   const dataDir = await makeWorkDir();
   let service: EmbeddedService | undefined;
@@ -86,8 +93,10 @@ async function main(argv: string[]): Promise<number> {
       env: { LOG_LEVEL: "warn", ALLOW_PRIVATE_VIDEO_URLS: "true", NODE_EXTRA_CA_CERTS: ca.caCertPath, BENCH_LOOP_DELAY_FILE: loopDelayFile },
       ...(values.profile ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${path.resolve(values.profile)}`] } : {}),
     });
+    // The second account's limits are lifted so that its load measures the API, not its own rate limit.
     const unlimited = { scopes: ["subtitles:write"], credits: 1_000_000, concurrency: 1_000_000_000, ratePerMinute: 1_000_000_000 };
-    const attackerKey = await createBenchKey(service.databaseUrl, { name: "attacker", ...unlimited });
+    const ordinary = { scopes: ["subtitles:write"], credits: 1_000_000 };
+    const attackerKey = await createBenchKey(service.databaseUrl, { name: "attacker", ...(values.attacker === "ordinary" ? ordinary : unlimited) });
     const victimKey = await createBenchKey(service.databaseUrl, { name: "victim", ...unlimited });
     const victimJobs = await seedJobs(service.url, [victimKey], 50);
     const [attackerJob] = await seedJobs(service.url, [attackerKey], 1);
@@ -145,7 +154,7 @@ async function main(argv: string[]): Promise<number> {
     const peakRss = rss.stop() / MiB;
     const loop = `quiet ${await loopDelay(loopDelayFile, calm)}; under attack ${await loopDelay(loopDelayFile, attacked)}`;
     const cpu = `quiet ${cpuShare(calm)}; under attack ${cpuShare(attacked)}`;
-    const attackFigures = { counts, streams, churnLoops, duration, rounds, attacks };
+    const attackFigures = { counts, streams, churnLoops, duration, rounds, attacks, attacker: values.attacker };
     report({ cpu, loop, calm, attacked, quietWebhooks, webhookLatencies, peakRss, rssBefore, loadAtStart, ...attackFigures });
     return 0;
   } catch (error) {

@@ -5,6 +5,7 @@ import type { JobQueue } from "../queue/job-queue.ts";
 import type { StreamLeases } from "../services/event-stream-leases.ts";
 import type { LanguageSupport } from "../services/language-support.ts";
 import type { PreviewLimits } from "../services/preview-service.ts";
+import type { RateRefusals } from "../services/rate-refusals.ts";
 import type { EndpointCheckOptions } from "../services/webhook-endpoint-service.ts";
 import type { ResultLinks } from "../storage/result-links.ts";
 import type { UrlSigner } from "../storage/signed-url.ts";
@@ -49,6 +50,8 @@ export interface AppDeps {
   previewLimits: PreviewLimits;
   /** Upload storage and the tus server that writes to it. */
   uploads: UploadRouteDeps;
+  /** The keys this process refuses from memory until their rate window ends. */
+  rateRefusals: RateRefusals;
   /** The clock of rate windows, link expiry and signing. */
   now: () => Date;
 }

@@ -8,9 +8,11 @@ const MINUTE = Math.floor(Date.now() / 60_000) * 60_000;
 const secondsIntoMinute = (seconds: number) => new Date(MINUTE + seconds * 1000);
 let clock = secondsIntoMinute(20);
 let t: TestApi;
+// The waits of refusals answered from memory, counted instead of slept.
+const waits: number[] = [];
 
 before(async () => {
-  t = await startTestApi({}, { now: () => clock });
+  t = await startTestApi({}, { now: () => clock, rateRefusals: { pause: async (ms) => void waits.push(ms) } });
 });
 after(() => t.close());
 
@@ -38,4 +40,42 @@ test("requests with a wrong secret do not count against the key's rate", async (
   const windows = await t.database.db.selectFrom("rate_limit_windows").innerJoin("api_keys", "api_keys.id", "rate_limit_windows.api_key_id").select("count").where("api_keys.prefix", "=", owner.key_prefix).execute();
   assert.deepEqual(windows, []);
   assert.equal((await usage(owner.api_key)).status, 200);
+});
+
+const countedThisMinute = async (prefix: string) =>
+  (
+    await t.database.db
+      .selectFrom("rate_limit_windows")
+      .innerJoin("api_keys", "api_keys.id", "rate_limit_windows.api_key_id")
+      .select("count")
+      .where("api_keys.prefix", "=", prefix)
+      .where("window_start", "=", new Date(MINUTE))
+      .executeTakeFirst()
+  )?.count;
+
+test("a key over its rate is refused from memory until its minute ends: further refusals are not counted", async () => {
+  const limited = await t.createKey({ ratePerMinute: 2 });
+  clock = secondsIntoMinute(10);
+  const statuses: number[] = [];
+  waits.length = 0;
+  for (let i = 0; i < 8; i++) statuses.push((await usage(limited.api_key)).status);
+  assert.deepEqual(waits, [1000, 1000, 1000, 1000, 1000], "each refusal after the first waits a second");
+  const polled = await t.request("GET", "/v1/jobs/job_01ARZ3NDEKTSV4RRFFQ69G5FAV", { key: limited.api_key });
+  assert.deepEqual(statuses, [200, 200, 429, 429, 429, 429, 429, 429]);
+  assert.equal(polled.status, 429, "polling takes the same refusal");
+  assertErrorShape(polled.body, "RATE_LIMITED");
+  assert.equal(polled.headers.get("retry-after"), "50");
+  assert.equal(await countedThisMinute(limited.key_prefix), 3, "counted up to the first refusal, then not");
+  clock = secondsIntoMinute(60);
+  assert.equal((await usage(limited.api_key)).status, 200, "the next minute is counted again");
+});
+
+test("a remembered refusal keeps the scope check first", async () => {
+  const reader = await t.createKey({ ratePerMinute: 1, scopes: ["subtitles:read"] });
+  clock = secondsIntoMinute(30);
+  assert.equal((await usage(reader.api_key)).status, 200);
+  assert.equal((await usage(reader.api_key)).status, 429);
+  const write = await t.request("POST", "/v1/subtitles", { key: reader.api_key, body: { video_url: "https://videos.example.com/a.mp4" } });
+  assert.equal(write.status, 401, "a read key is refused a write for its scope, remembered or not");
+  assertErrorShape(write.body, "INSUFFICIENT_SCOPE");
 });

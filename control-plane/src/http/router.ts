@@ -16,7 +16,7 @@ export function buildRouter(routes: readonly RouteSpec[], deps: AppDeps): Router
   for (const route of routes) {
     if (route.enabled && !route.enabled(deps)) continue;
     const before: Middleware<AppState>[] = [];
-    if (route.auth !== "none" && route.auth.checkedBy === "middleware") before.push(authenticate(deps.db, route.auth.scope, deps.now));
+    if (route.auth !== "none" && route.auth.checkedBy === "middleware") before.push(authenticate(deps.db, deps.rateRefusals, route.auth.scope, deps.now));
     const beforeBody = route.beforeBody;
     if (beforeBody) {
       before.push(async (ctx, next) => {

@@ -18,6 +18,7 @@ import { createEventStreams } from "../http/event-streams.ts";
 import { createStartupApp } from "../http/startup-app.ts";
 import { startJobQueue, type JobQueue } from "../queue/job-queue.ts";
 import { createStreamLeases } from "../services/event-stream-leases.ts";
+import { createRateRefusals, type RateRefusalOptions } from "../services/rate-refusals.ts";
 import type { DnsOptions } from "@caption/shared/net/dns-resolve";
 import { createLanguageSupport } from "../services/language-support.ts";
 import { createLookupGate } from "../services/lookup-gate.ts";
@@ -55,6 +56,8 @@ export interface ApiServerOptions {
   dns?: DnsOptions;
   /** The endpoints served and published (default every route of the API); tests add declarations of their own. */
   routes?: readonly RouteSpec[];
+  /** Tests only: how refusals of keys over their rate wait (default a second each, at most 256 at once). */
+  rateRefusals?: RateRefusalOptions;
 }
 
 /** The signing key for result links: configured, else generated once and kept under DATA_DIR. */
@@ -155,6 +158,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     listener,
     eventStreams,
     streamLeases,
+    rateRefusals: createRateRefusals(options.rateRefusals),
     heartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
     webhookUrls,
     uploads: { store: uploadStore, tus },

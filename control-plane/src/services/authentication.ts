@@ -2,6 +2,7 @@ import type { Scope } from "@caption/shared/api/scopes";
 import type { Db } from "@caption/shared/db/database";
 import { findKeyAndCountRequest, type KeyWithRateCount } from "../db/api-key-repository.ts";
 import { apiKeyPrefix, hashApiKey } from "./api-key-secret.ts";
+import type { RateRefusals } from "./rate-refusals.ts";
 import { ServiceError } from "./service-error.ts";
 
 /** The account a request acts for, through which API key. */
@@ -41,8 +42,15 @@ export function principalOf(row: KeyWithRateCount | undefined, needed: Scope, no
   return { accountId: row.account_id, apiKeyId: row.id, scopes: row.scopes };
 }
 
-/** Checks an API key and its scope, and counts the request against the key's rate in the minute of `now`. */
-export async function authenticateApiKey(db: Db, key: string | undefined, needed: Scope, now: Date): Promise<Principal> {
+/**
+ * Checks an API key and its scope, and counts the request against the key's rate in the minute of `now`; a key
+ * this process has seen over its rate in that minute is refused from memory, uncounted.
+ */
+export async function authenticateApiKey(db: Db, refusals: RateRefusals, key: string | undefined, needed: Scope, now: Date): Promise<Principal> {
   const { prefix, secretHash } = keyCredentials(key);
-  return principalOf(await findKeyAndCountRequest(db, prefix, secretHash, now), needed, now);
+  const over = await refusals.refusing(secretHash, now);
+  if (over) return principalOf(over, needed, now);
+  const row = await findKeyAndCountRequest(db, prefix, secretHash, now);
+  refusals.note(secretHash, row);
+  return principalOf(row, needed, now);
 }

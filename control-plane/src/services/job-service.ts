@@ -5,15 +5,17 @@ import { cancelJob as cancelAccountJob } from "@caption/shared/jobs/job-lifecycl
 import type { ResultLinks } from "../storage/result-links.ts";
 import { keyCredentials, principalOf, type Principal } from "./authentication.ts";
 import { presentJob } from "./job-presenter.ts";
+import type { RateRefusals } from "./rate-refusals.ts";
 import { notFound } from "./service-error.ts";
 
 /**
  * A job as its account polls it: the key is authenticated, the request counted against its rate and the job
- * read in one round trip (polling is the busiest request). Another account's job is indistinguishable from a
- * missing one.
+ * read in one round trip (polling is the busiest request); a key known to be over its rate is refused from
+ * memory. Another account's job is indistinguishable from a missing one.
  */
 export async function pollJob(
   db: Db,
+  refusals: RateRefusals,
   links: ResultLinks,
   baseUrl: string,
   key: string | undefined,
@@ -21,7 +23,11 @@ export async function pollJob(
   now: Date,
 ): Promise<{ principal: Principal; job: Job }> {
   const { prefix, secretHash } = keyCredentials(key);
+  const over = await refusals.refusing(secretHash, now);
+  // Throws: a remembered count is over its limit.
+  if (over) principalOf(over, "subtitles:read", now);
   const found = await findKeyAndCountRequestWithJob(db, prefix, secretHash, now, jobId);
+  refusals.note(secretHash, found?.key);
   const principal = principalOf(found?.key, "subtitles:read", now);
   if (!found?.job) throw notFound("job");
   return { principal, job: await presentJob(found.job, links, baseUrl, now) };

@@ -33,8 +33,11 @@ test("the checkerboard is two neutral greys, #808080 and #5F5F5F after conversio
 });
 
 test("a raster's stills, converted and filtered only in the band, are the stills of the whole captioned frame", async () => {
-  const raster = new StillRaster(checkerboard(WIDTH + 3, HEIGHT + 1));
-  for (const band of [{ x: 10, y: 20, width: 40, height: 16 }, { x: 0, y: HEIGHT + 1 - 20, width: 60, height: 20 }]) {
+  // The second frame has an odd height, and its second band runs past the last row.
+  const bands = [{ x: 10, y: 20, width: 40, height: 16 }, { x: 0, y: HEIGHT + 1 - 20, width: 60, height: 20 }];
+  const cases = [HEIGHT + 1, HEIGHT].flatMap((height) => bands.map((band) => ({ height, band })));
+  for (const { height, band } of cases) {
+    const raster = new StillRaster(checkerboard(WIDTH + 3, height));
     const picture = new YuvaPicture(band.width, band.height);
     const rgba = new Uint8Array(band.width * band.height * 4).map((_, i) => (i % 4 === 3 ? (i * 13) % 256 : (i * 31) % 200));
     for (let p = 0; p < rgba.length; p += 4) for (let c = 0; c < 3; c++) rgba[p + c] = Math.min(rgba[p + c]!, rgba[p + 3]!);
@@ -42,7 +45,7 @@ test("a raster's stills, converted and filtered only in the band, are the stills
     const whole = raster.frame.clone();
     overlayCaptions(whole, picture, band);
     const rgb = frameToRgb(whole);
-    assert.ok((await raster.png(picture, band)).equals(await encodeRgbPng(whole.width, whole.height, rgb)), JSON.stringify(band));
+    assert.ok((await raster.png(picture, band)).equals(await encodeRgbPng(whole.width, whole.height, rgb)), JSON.stringify({ height, band }));
     const webp = await loadImage(await raster.webp(picture, band));
     assert.deepEqual([webp.width, webp.height], [whole.width, whole.height]);
   }

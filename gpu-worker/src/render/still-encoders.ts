@@ -1,16 +1,16 @@
-import { promisify } from "node:util";
-import { crc32, deflate } from "node:zlib";
+import { once } from "node:events";
+import { crc32, createDeflate } from "node:zlib";
 import { type Canvas, createCanvas, ImageData } from "@napi-rs/canvas";
 
 // Still previews as files. PNG is written here, lossless and quick: every row with the "Up" filter (a
 // caption frame's rows repeat most of the row above; a background's filtered rows are kept, see
-// StillRaster), deflated at level 1 off the event loop; Skia's own PNG encoder takes several times as long
-// on a 1080 × 1920 frame. WebP is Skia's, lossy: small pictures for a style picker.
+// StillRaster), deflated at level 1 off the event loop, in parts (a still's rows outside its caption band are
+// the background's, never copied); Skia's own PNG encoder takes several times as long on a 1080 × 1920 frame.
+// WebP is Skia's, lossy: small pictures for a style picker.
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const UP_FILTER = 2;
 const WEBP_QUALITY = 90;
-const deflateAsync = promisify(deflate);
 // Canvases whose encode is running. The encode reads the canvas's surface on the thread pool without holding
 // it, and a collected canvas frees it: a use-after-free that crashed the process now and then
 // (Brooooooklyn/canvas#1312, fixed only in 1.x). Held here, a canvas stays reachable until its encode is done.
@@ -26,13 +26,13 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /**
- * Writes PNG rows [from, to) of an RGB picture `width` pixels wide into `filtered` (one filter byte, then the
- * row): row r is `rows(r)`, with the "Up" filter against `rows(r − 1)` (the first row as it is).
+ * Writes PNG rows [from, to) of an RGB picture `width` pixels wide into `filtered`, from its start (one filter
+ * byte, then the row): row r is `rows(r)`, with the "Up" filter against `rows(r − 1)` (the first row as it is).
  */
 export function upFilterRows(filtered: Buffer, width: number, span: { from: number; to: number }, rows: (row: number) => Uint8Array): void {
   const stride = width * 3;
   for (let row = span.from; row < span.to; row++) {
-    const out = row * (stride + 1);
+    const out = (row - span.from) * (stride + 1);
     const current = rows(row);
     if (row === 0) {
       filtered[out] = 0;
@@ -45,14 +45,26 @@ export function upFilterRows(filtered: Buffer, width: number, span: { from: numb
   }
 }
 
-/** PNG bytes of a truecolour picture from its filtered rows (upFilterRows). */
-export async function pngOfFilteredRows(width: number, height: number, filtered: Buffer): Promise<Buffer> {
+/** One zlib stream of the parts in turn, as if they were one buffer. */
+async function deflateParts(parts: readonly Uint8Array[]): Promise<Buffer> {
+  const stream = createDeflate({ level: 1, chunkSize: 256 * 1024 });
+  const out: Buffer[] = [];
+  stream.on("data", (data: Buffer) => out.push(data));
+  const ended = once(stream, "end");
+  for (const part of parts) if (part.length > 0) stream.write(part);
+  stream.end();
+  await ended;
+  return Buffer.concat(out);
+}
+
+/** PNG bytes of a truecolour picture from its filtered rows (upFilterRows), given as consecutive parts. */
+export async function pngOfFilteredRows(width: number, height: number, filtered: readonly Uint8Array[]): Promise<Buffer> {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bits per sample
   header[9] = 2; // truecolour
-  const data = await deflateAsync(filtered, { level: 1 });
+  const data = await deflateParts(filtered);
   return Buffer.concat([SIGNATURE, chunk("IHDR", header), chunk("IDAT", data), chunk("IEND", Buffer.alloc(0))]);
 }
 
@@ -62,7 +74,7 @@ export function encodeRgbPng(width: number, height: number, rgb: Uint8Array): Pr
   if (rgb.length !== stride * height) throw new RangeError(`${rgb.length} bytes are no ${width}x${height} RGB picture`);
   const filtered = Buffer.allocUnsafe((stride + 1) * height);
   upFilterRows(filtered, width, { from: 0, to: height }, (row) => rgb.subarray(row * stride, (row + 1) * stride));
-  return pngOfFilteredRows(width, height, filtered);
+  return pngOfFilteredRows(width, height, [filtered]);
 }
 
 /** Lossy WebP (quality 90) of `rgb`, encoded off the event loop by Skia. */

@@ -24,11 +24,14 @@ export class StillRaster {
     const { width, height } = this.frame;
     const rows = this.#bandRows(band);
     const captioned = this.#captionedRgb(picture, band, rows);
-    const filtered = Buffer.from(this.#filtered);
-    // The row below the band is filtered against the band's last row.
+    // The row below the band is filtered against the band's last row; the rows around are the background's.
+    const changed = { from: rows.from, to: Math.min(height, rows.to + 1) };
+    const rowBytes = width * 3 + 1;
+    const filtered = Buffer.allocUnsafe((changed.to - changed.from) * rowBytes);
     const rgbRow = (row: number) => (row >= rows.from && row < rows.to ? this.#row(captioned, row - rows.from) : this.#row(this.#rgb, row));
-    upFilterRows(filtered, width, { from: rows.from, to: Math.min(height, rows.to + 1) }, rgbRow);
-    return pngOfFilteredRows(width, height, filtered);
+    upFilterRows(filtered, width, changed, rgbRow);
+    const [above, below] = [this.#filtered.subarray(0, changed.from * rowBytes), this.#filtered.subarray(changed.to * rowBytes)];
+    return pngOfFilteredRows(width, height, [above, filtered, below]);
   }
 
   /** The same, as lossy WebP. */
@@ -43,11 +46,12 @@ export class StillRaster {
     return { from: Math.min(band.y, this.frame.height), to: Math.min(band.y + band.height, this.frame.height) };
   }
 
-  /** RGB of the band's rows with the captions on them. */
+  /** RGB of the band's rows with the captions on them (only those rows of the frame copied). */
   #captionedRgb(picture: YuvaPicture, band: Band, rows: { from: number; to: number }): Buffer {
-    const frame = this.frame.clone();
-    overlayCaptions(frame, picture, band);
-    return frameToRgb(frame, rows);
+    if (rows.to <= rows.from) return Buffer.alloc(0);
+    const part = this.frame.rows(rows.from, rows.to);
+    overlayCaptions(part, picture, { ...band, y: band.y - rows.from });
+    return frameToRgb(part);
   }
 
   #row(rgb: Buffer, row: number): Buffer {

@@ -29,6 +29,18 @@ export class Yuv420Frame {
   clone(): Yuv420Frame {
     return new Yuv420Frame(this.width, this.height, Buffer.from(this.bytes));
   }
+
+  /** A copy of rows [from, to) as a frame of their own; `from` is even, so that the chroma rows split with them. */
+  rows(from: number, to: number): Yuv420Frame {
+    if (from % 2 !== 0 || from < 0 || to <= from || to > this.height) throw new RangeError(`rows ${from}–${to} of a ${this.height}-row frame`);
+    const part = new Yuv420Frame(this.width, to - from);
+    const chromaWidth = Math.ceil(this.width / 2);
+    const [first, end] = [(from / 2) * chromaWidth, Math.ceil(to / 2) * chromaWidth];
+    part.y.set(this.y.subarray(from * this.width, to * this.width));
+    part.u.set(this.u.subarray(first, end));
+    part.v.set(this.v.subarray(first, end));
+    return part;
+  }
 }
 
 // The checkerboard's two mid greys, light and dark captions both readable on them, as the captions' own

@@ -2,6 +2,7 @@ import type { Context, Middleware } from "koa";
 import type { Scope } from "@caption/shared/api/scopes";
 import type { Db } from "@caption/shared/db/database";
 import { authenticateApiKey, type Principal } from "../../services/authentication.ts";
+import type { RateRefusals } from "../../services/rate-refusals.ts";
 import type { AppState } from "../app-state.ts";
 
 /** The key of `Authorization: Bearer <key>`, if the header has that form. */
@@ -14,9 +15,9 @@ export function actFor(state: AppState, principal: Principal): void {
 }
 
 /** Bearer-key authentication, scope check and the per-key request rate limit. */
-export function authenticate(db: Db, needed: Scope, now: () => Date): Middleware<AppState> {
+export function authenticate(db: Db, refusals: RateRefusals, needed: Scope, now: () => Date): Middleware<AppState> {
   return async (ctx, next) => {
-    actFor(ctx.state, await authenticateApiKey(db, bearerKey(ctx), needed, now()));
+    actFor(ctx.state, await authenticateApiKey(db, refusals, bearerKey(ctx), needed, now()));
     await next();
   };
 }

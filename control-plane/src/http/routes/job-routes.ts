@@ -71,7 +71,7 @@ export const jobRoutes = [
       ...notFoundError,
     },
     async handle(ctx, { deps }) {
-      const { principal, job } = await pollJob(deps.db, deps.resultLinks, baseUrlOf(ctx, deps.publicBaseUrl), bearerKey(ctx), ctx.params.id ?? "", deps.now());
+      const { principal, job } = await pollJob(deps.db, deps.rateRefusals, deps.resultLinks, baseUrlOf(ctx, deps.publicBaseUrl), bearerKey(ctx), ctx.params.id ?? "", deps.now());
       actFor(ctx.state, principal);
       if (!isTerminal(job.status)) ctx.set("Retry-After", POLL_SECONDS);
       ctx.set("Cache-Control", "no-store");
