@@ -97,18 +97,22 @@ function header(width: number, height: number): Buffer {
   return Buffer.concat([ebml, idBytes(ID.Segment), UNKNOWN_SIZE, info, master(ID.Tracks, track)]);
 }
 
-/** The Matroska bytes of the paired streams: a Cluster at each key frame (and every 32 s), a BlockGroup a frame. */
-export function alphaMatroska(colour: IvfFile, alpha: IvfFile): Buffer {
+/**
+ * The Matroska bytes of the paired streams, a chunk at a time (a video's worth is not held twice): a Cluster at
+ * each key frame (and every 32 s), a BlockGroup a frame.
+ */
+export function* alphaMatroska(colour: IvfFile, alpha: IvfFile): Generator<Buffer> {
   const msPerTick = (1000 * colour.timeBase.num) / colour.timeBase.den;
-  const chunks = [header(colour.width, colour.height)];
+  const paired = pairAlpha(colour, alpha);
+  yield header(colour.width, colour.height);
   let clusterMs: number | null = null;
   let previousMs = 0;
-  for (const frame of pairAlpha(colour, alpha)) {
+  for (const frame of paired) {
     const ms = Math.round(frame.pts * msPerTick);
     const key = isVp9KeyFrame(frame.colour);
     if (clusterMs === null || key || ms - clusterMs > MAX_BLOCK_OFFSET_MS) {
       clusterMs = ms;
-      chunks.push(idBytes(ID.Cluster), UNKNOWN_SIZE, uint(ID.Timestamp, ms));
+      yield Buffer.concat([idBytes(ID.Cluster), UNKNOWN_SIZE, uint(ID.Timestamp, ms)]);
     }
     const blockHeader = Buffer.alloc(4);
     blockHeader[0] = 0x80 | TRACK_NUMBER;
@@ -116,10 +120,9 @@ export function alphaMatroska(colour: IvfFile, alpha: IvfFile): Buffer {
     const more = master(ID.BlockMore, uint(ID.BlockAddID, 1), element(ID.BlockAdditional, frame.alpha));
     // A block without a ReferenceBlock is a key frame to Matroska; the others name the frame before.
     const reference = key ? [] : [int(ID.ReferenceBlock, previousMs - ms)];
-    chunks.push(master(ID.BlockGroup, element(ID.Block, Buffer.concat([blockHeader, frame.colour])), ...reference, master(ID.BlockAdditions, more)));
+    yield master(ID.BlockGroup, element(ID.Block, Buffer.concat([blockHeader, frame.colour])), ...reference, master(ID.BlockAdditions, more));
     previousMs = ms;
   }
-  return Buffer.concat(chunks);
 }
 
 /**
