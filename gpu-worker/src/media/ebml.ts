@@ -55,3 +55,43 @@ export function text(id: number, value: string): Buffer {
 export function master(id: number, ...children: Buffer[]): Buffer {
   return element(id, Buffer.concat(children));
 }
+
+/** Matroska (WebM) element IDs, as the specification numbers them. */
+export const MATROSKA_ID = {
+  EBML: 0x1a45dfa3,
+  EBMLVersion: 0x4286,
+  EBMLReadVersion: 0x42f7,
+  EBMLMaxIDLength: 0x42f2,
+  EBMLMaxSizeLength: 0x42f3,
+  DocType: 0x4282,
+  DocTypeVersion: 0x4287,
+  DocTypeReadVersion: 0x4285,
+  Segment: 0x18538067,
+  Info: 0x1549a966,
+  TimestampScale: 0x2ad7b1,
+  MuxingApp: 0x4d80,
+  WritingApp: 0x5741,
+  Tracks: 0x1654ae6b,
+  TrackEntry: 0xae,
+  TrackNumber: 0xd7,
+  TrackUID: 0x73c5,
+  TrackType: 0x83,
+  FlagLacing: 0x9c,
+  MaxBlockAdditionID: 0x55ee,
+  CodecID: 0x86,
+  Video: 0xe0,
+  PixelWidth: 0xb0,
+  PixelHeight: 0xba,
+  AlphaMode: 0x53c0,
+  Cluster: 0x1f43b675,
+  Timestamp: 0xe7,
+  BlockGroup: 0xa0,
+  Block: 0xa1,
+  ReferenceBlock: 0xfb,
+  BlockAdditions: 0x75a1,
+  BlockMore: 0xa6,
+  BlockAddID: 0xee,
+  BlockAdditional: 0xa5,
+  ColourSpace: 0x2eb524,
+  SimpleBlock: 0xa3,
+} as const;

@@ -1,5 +1,5 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
-import { element, idBytes, int, master, text, uint, UNKNOWN_SIZE } from "./ebml.ts";
+import { element, idBytes, int, master, MATROSKA_ID as ID, text, uint, UNKNOWN_SIZE } from "./ebml.ts";
 import { runFfmpeg } from "./ffmpeg.ts";
 import { readIvf, type IvfFile } from "./ivf.ts";
 
@@ -11,43 +11,6 @@ import { readIvf, type IvfFile } from "./ivf.ts";
 // did not change carries a one-byte VP9 frame that shows the alpha decoder's last frame again
 // (show_existing_frame). Captions whose colours change every frame (a karaoke fill) keep their shapes for a
 // whole word: their alpha is encoded once a word instead of once a frame, and libvpx's cost is the frame's area.
-
-const ID = {
-  EBML: 0x1a45dfa3,
-  EBMLVersion: 0x4286,
-  EBMLReadVersion: 0x42f7,
-  EBMLMaxIDLength: 0x42f2,
-  EBMLMaxSizeLength: 0x42f3,
-  DocType: 0x4282,
-  DocTypeVersion: 0x4287,
-  DocTypeReadVersion: 0x4285,
-  Segment: 0x18538067,
-  Info: 0x1549a966,
-  TimestampScale: 0x2ad7b1,
-  MuxingApp: 0x4d80,
-  WritingApp: 0x5741,
-  Tracks: 0x1654ae6b,
-  TrackEntry: 0xae,
-  TrackNumber: 0xd7,
-  TrackUID: 0x73c5,
-  TrackType: 0x83,
-  FlagLacing: 0x9c,
-  MaxBlockAdditionID: 0x55ee,
-  CodecID: 0x86,
-  Video: 0xe0,
-  PixelWidth: 0xb0,
-  PixelHeight: 0xba,
-  AlphaMode: 0x53c0,
-  Cluster: 0x1f43b675,
-  Timestamp: 0xe7,
-  BlockGroup: 0xa0,
-  Block: 0xa1,
-  ReferenceBlock: 0xfb,
-  BlockAdditions: 0x75a1,
-  BlockMore: 0xa6,
-  BlockAddID: 0xee,
-  BlockAdditional: 0xa5,
-} as const;
 
 const TRACK_NUMBER = 1;
 // Block times are signed 16-bit offsets from their Cluster's time.

@@ -4,38 +4,7 @@
  * a second track of 8-bit alpha planes sent only where the alpha changes (or a key frame is due).
  * Segment and Clusters have unknown size: nothing is ever rewritten, so it works on a pipe.
  */
-import { element, encodeSize, idBytes, master, text, uint, UNKNOWN_SIZE } from "../media/ebml.ts";
-
-const ID = {
-  EBML: 0x1a45dfa3,
-  EBMLVersion: 0x4286,
-  EBMLReadVersion: 0x42f7,
-  EBMLMaxIDLength: 0x42f2,
-  EBMLMaxSizeLength: 0x42f3,
-  DocType: 0x4282,
-  DocTypeVersion: 0x4287,
-  DocTypeReadVersion: 0x4285,
-  Segment: 0x18538067,
-  Info: 0x1549a966,
-  TimestampScale: 0x2ad7b1,
-  MuxingApp: 0x4d80,
-  WritingApp: 0x5741,
-  Tracks: 0x1654ae6b,
-  TrackEntry: 0xae,
-  TrackNumber: 0xd7,
-  TrackUID: 0x73c5,
-  TrackType: 0x83,
-  FlagLacing: 0x9c,
-  CodecID: 0x86,
-  Video: 0xe0,
-  PixelWidth: 0xb0,
-  PixelHeight: 0xba,
-  ColourSpace: 0x2eb524,
-  AlphaMode: 0x53c0,
-  Cluster: 0x1f43b675,
-  Timestamp: 0xe7,
-  SimpleBlock: 0xa3,
-} as const;
+import { element, encodeSize, idBytes, master, MATROSKA_ID as ID, text, uint, UNKNOWN_SIZE } from "../media/ebml.ts";
 
 const TRACK_NUMBER = 1;
 const ALPHA_TRACK_NUMBER = 2;
