@@ -57,7 +57,7 @@ export function master(id: number, ...children: Buffer[]): Buffer {
 }
 
 /** Matroska (WebM) element IDs, as the specification numbers them. */
-export const MATROSKA_ID = {
+const ID = {
   EBML: 0x1a45dfa3,
   EBMLVersion: 0x4286,
   EBMLReadVersion: 0x42f7,
@@ -95,3 +95,14 @@ export const MATROSKA_ID = {
   ColourSpace: 0x2eb524,
   SimpleBlock: 0xa3,
 } as const;
+
+export { ID as MATROSKA_ID };
+
+/** The EBML header of a Matroska file (`docType` "matroska") or a WebM one ("webm"). */
+export const ebmlHeader = (docType: "matroska" | "webm"): Buffer =>
+  master(ID.EBML, uint(ID.EBMLVersion, 1), uint(ID.EBMLReadVersion, 1), uint(ID.EBMLMaxIDLength, 4), uint(ID.EBMLMaxSizeLength, 8),
+    text(ID.DocType, docType), uint(ID.DocTypeVersion, 4), uint(ID.DocTypeReadVersion, 2));
+
+/** The Segment's Info: times in milliseconds, written by this service. */
+export const segmentInfo = (): Buffer =>
+  master(ID.Info, uint(ID.TimestampScale, 1_000_000), text(ID.MuxingApp, "caption-service"), text(ID.WritingApp, "caption-service"));

@@ -1,5 +1,5 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
-import { element, idBytes, int, master, MATROSKA_ID as ID, text, uint, UNKNOWN_SIZE } from "./ebml.ts";
+import { ebmlHeader, element, idBytes, int, master, MATROSKA_ID as ID, segmentInfo, text, uint, UNKNOWN_SIZE } from "./ebml.ts";
 import { runFfmpeg } from "./ffmpeg.ts";
 import { readIvf, type IvfFile } from "./ivf.ts";
 
@@ -52,12 +52,9 @@ export function pairAlpha(colour: IvfFile, alpha: IvfFile): { pts: number; colou
 }
 
 function header(width: number, height: number): Buffer {
-  const ebml = master(ID.EBML, uint(ID.EBMLVersion, 1), uint(ID.EBMLReadVersion, 1), uint(ID.EBMLMaxIDLength, 4), uint(ID.EBMLMaxSizeLength, 8),
-    text(ID.DocType, "webm"), uint(ID.DocTypeVersion, 4), uint(ID.DocTypeReadVersion, 2));
-  const info = master(ID.Info, uint(ID.TimestampScale, 1_000_000), text(ID.MuxingApp, "caption-service"), text(ID.WritingApp, "caption-service"));
   const track = master(ID.TrackEntry, uint(ID.TrackNumber, TRACK_NUMBER), uint(ID.TrackUID, 1), uint(ID.TrackType, 1), uint(ID.FlagLacing, 0),
     uint(ID.MaxBlockAdditionID, 1), text(ID.CodecID, "V_VP9"), master(ID.Video, uint(ID.PixelWidth, width), uint(ID.PixelHeight, height), uint(ID.AlphaMode, 1)));
-  return Buffer.concat([ebml, idBytes(ID.Segment), UNKNOWN_SIZE, info, master(ID.Tracks, track)]);
+  return Buffer.concat([ebmlHeader("webm"), idBytes(ID.Segment), UNKNOWN_SIZE, segmentInfo(), master(ID.Tracks, track)]);
 }
 
 /**
@@ -89,7 +86,7 @@ export function* alphaMatroska(colour: IvfFile, alpha: IvfFile): Generator<Buffe
 }
 
 /**
- * Writes `webmPath` from the colour and alpha IVF files (both removed): muxed here, then copied through ffmpeg's
+ * Writes `webmPath` from the colour and alpha IVF files (the caller's to remove): muxed here, then copied through ffmpeg's
  * WebM muxer for what players seek with (duration, cues), the alpha carried as it is. Answers how many frames
  * each stream has.
  */
@@ -104,6 +101,6 @@ export async function writeAlphaWebm(
     await runFfmpeg({ binary: options.ffmpegBinary, signal: options.signal, args: ["-hide_banner", "-loglevel", "error", "-y", "-i", muxed, "-c", "copy", "-f", "webm", paths.webm] });
     return { colourFrames: colour.frames.length, alphaFrames: alpha.frames.length };
   } finally {
-    await Promise.all([muxed, paths.colour, paths.alpha].map((path) => rm(path, { force: true })));
+    await rm(muxed, { force: true });
   }
 }

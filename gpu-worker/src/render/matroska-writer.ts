@@ -4,7 +4,7 @@
  * a second track of 8-bit alpha planes sent only where the alpha changes (or a key frame is due).
  * Segment and Clusters have unknown size: nothing is ever rewritten, so it works on a pipe.
  */
-import { element, encodeSize, idBytes, master, MATROSKA_ID as ID, text, uint, UNKNOWN_SIZE } from "../media/ebml.ts";
+import { ebmlHeader, element, encodeSize, idBytes, master, MATROSKA_ID as ID, segmentInfo, text, uint, UNKNOWN_SIZE } from "../media/ebml.ts";
 
 const TRACK_NUMBER = 1;
 const ALPHA_TRACK_NUMBER = 2;
@@ -30,22 +30,6 @@ export function matroskaHeader(track: MatroskaVideoTrack, options: { alphaTrack?
   if (!Number.isInteger(track.width) || !Number.isInteger(track.height) || track.width < 1 || track.height < 1) {
     throw new RangeError(`Invalid frame size ${track.width}x${track.height}`);
   }
-  const ebml = master(
-    ID.EBML,
-    uint(ID.EBMLVersion, 1),
-    uint(ID.EBMLReadVersion, 1),
-    uint(ID.EBMLMaxIDLength, 4),
-    uint(ID.EBMLMaxSizeLength, 8),
-    text(ID.DocType, "matroska"),
-    uint(ID.DocTypeVersion, 4),
-    uint(ID.DocTypeReadVersion, 2),
-  );
-  const info = master(
-    ID.Info,
-    uint(ID.TimestampScale, 1_000_000),
-    text(ID.MuxingApp, "caption-service"),
-    text(ID.WritingApp, "caption-service"),
-  );
   const videoTrack = (number: number, fourcc: Buffer, alphaMode: number[]) =>
     master(
       ID.TrackEntry,
@@ -65,7 +49,7 @@ export function matroskaHeader(track: MatroskaVideoTrack, options: { alphaTrack?
   // yuva420p: planes Y, U, V (half width and height, rounded up), A.
   const alpha = options.alphaTrack ? [videoTrack(ALPHA_TRACK_NUMBER, GRAY8_FOURCC, [])] : [];
   const tracks = master(ID.Tracks, videoTrack(TRACK_NUMBER, YUVA420P_FOURCC, [1]), ...alpha);
-  return Buffer.concat([ebml, idBytes(ID.Segment), UNKNOWN_SIZE, info, tracks]);
+  return Buffer.concat([ebmlHeader("matroska"), idBytes(ID.Segment), UNKNOWN_SIZE, segmentInfo(), tracks]);
 }
 
 /** Turns frames into Cluster and SimpleBlock bytes; keeps the open Cluster's time between calls. */

@@ -16,8 +16,17 @@ import { skiaFontMeasure, type FontMeasure } from "./font-measure.ts";
 import type { Cue } from "./cue-builder.ts";
 import { FrameSchedule, type ScheduledFrame } from "./frame-schedule.ts";
 import { writeAlphaWebm } from "../media/vp9-alpha-webm.ts";
-import { emptyProresFrame, frameRateFraction, overlayGraph, overlayOutputArgs, overlayParts, proresStrip } from "./overlay-output.ts";
-import { OVERLAY_WEBM_KEY_INTERVAL_MS, type OverlayOutputs, type OverlayParts } from "./overlay-output.ts";
+import {
+  emptyProresFrame,
+  frameRateFraction,
+  OVERLAY_WEBM_KEY_INTERVAL_MS,
+  overlayGraph,
+  overlayOutputArgs,
+  overlayParts,
+  proresStrip,
+  type OverlayOutputs,
+  type OverlayParts,
+} from "./overlay-output.ts";
 import { styleBand } from "./style-band.ts";
 
 /**
