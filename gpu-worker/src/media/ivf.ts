@@ -40,3 +40,26 @@ export function readIvf(bytes: Buffer): IvfFile {
   if (at !== bytes.length) throw new Error(`IVF file ends inside a frame header at byte ${at}`);
   return file;
 }
+
+/** An IVF file's 32-byte header: `frames` frames of `fourcc` at width × height, times in ticks of timeBase num/den seconds. */
+export function ivfHeader(file: Omit<IvfFile, "frames">, frames: number): Buffer {
+  const header = Buffer.alloc(FILE_HEADER);
+  header.write("DKIF", 0, "latin1");
+  header.writeUInt16LE(0, 4);
+  header.writeUInt16LE(FILE_HEADER, 6);
+  header.write(file.fourcc, 8, 4, "latin1");
+  header.writeUInt16LE(file.width, 12);
+  header.writeUInt16LE(file.height, 14);
+  header.writeUInt32LE(file.timeBase.den, 16);
+  header.writeUInt32LE(file.timeBase.num, 20);
+  header.writeUInt32LE(frames, 24);
+  return header;
+}
+
+/** One frame's 12-byte header (its size, its time), to be followed by its bytes. */
+export function ivfFrameHeader(frame: IvfFrame): Buffer {
+  const header = Buffer.alloc(FRAME_HEADER);
+  header.writeUInt32LE(frame.data.length, 0);
+  header.writeBigInt64LE(BigInt(frame.pts), 4);
+  return header;
+}
