@@ -49,25 +49,44 @@ export function markBandChanges(
   if (at.x < 0 || at.y < 0 || at.x + width > frame.width || at.y + height > frame.height) throw new RangeError("the band lies outside the frame");
   const lumaBytes = width * height;
   const chromaBytes = (width / 2) * (height / 2);
-  if (before.data.length !== lumaBytes + 2 * chromaBytes || after.data.length !== lumaBytes + 2 * chromaBytes) throw new RangeError("band planes of the wrong size");
-  const cols = (frame.width + 15) >> 4;
-  const plane = (offset: number, planeWidth: number, planeHeight: number, px: number, py: number, blockSize: number) => {
-    for (let y = 0; y < planeHeight; y++) {
-      const start = offset + y * planeWidth;
-      const rowBefore = before.data.subarray(start, start + planeWidth);
-      const rowAfter = after.data.subarray(start, start + planeWidth);
-      if (Buffer.compare(rowBefore, rowAfter) === 0) continue;
-      const rowIndex = ((py + y) / blockSize) | 0;
-      for (let x = 0; x < planeWidth; ) {
-        // The band's pixels up to the end of the frame's block that holds pixel x.
-        const end = Math.min(planeWidth, ((((px + x) / blockSize) | 0) + 1) * blockSize - px);
-        const block = rowIndex * cols + (((px + x) / blockSize) | 0);
-        if (map[block] === 0 && Buffer.compare(rowBefore.subarray(x, end), rowAfter.subarray(x, end)) !== 0) map[block] = 1;
-        x = end;
-      }
-    }
+  const bytes = lumaBytes + 2 * chromaBytes;
+  if (before.data.length !== bytes || after.data.length !== bytes) throw new RangeError("band planes of the wrong size");
+  const plane = (offset: number, planeWidth: number, planeHeight: number, px: number, py: number, blockSize: 8 | 16) => {
+    const place = { x: px, y: py, width: planeWidth, height: planeHeight, blockSize };
+    markPlaneChanges(map, frame.width, place, before.data.subarray(offset), after.data.subarray(offset));
   };
   plane(0, width, height, at.x, at.y, 16);
   plane(lumaBytes, width / 2, height / 2, at.x / 2, at.y / 2, 8);
   plane(lumaBytes + chromaBytes, width / 2, height / 2, at.x / 2, at.y / 2, 8);
+}
+
+/**
+ * Marks the blocks where one plane of a band differs: `place` is the band's place and size in that plane's own
+ * pixels, `blockSize` 16 for luma (or an alpha plane coded as luma), 8 for 4:2:0 chroma. The rows are read from the
+ * start of `before` and `after`, place.width bytes each.
+ */
+export function markPlaneChanges(
+  map: Uint8Array, frameWidth: number, place: Rect & { blockSize: 8 | 16 }, before: Uint8Array, after: Uint8Array,
+): void {
+  const { x: px, y: py, width, height, blockSize } = place;
+  const cols = (frameWidth + 15) >> 4;
+  for (let y = 0; y < height; y++) {
+    const start = y * width;
+    if (Buffer.compare(before.subarray(start, start + width), after.subarray(start, start + width)) === 0) continue;
+    const row = (((py + y) / blockSize) | 0) * cols;
+    // Block by block, a byte at a time (a native comparison a block costs more in its calls), blocks already marked skipped.
+    for (let x = 0; x < width; ) {
+      const column = ((px + x) / blockSize) | 0;
+      const end = Math.min(width, (column + 1) * blockSize - px);
+      if (map[row + column] === 0) {
+        for (let i = start + x; i < start + end; i++) {
+          if (before[i] !== after[i]) {
+            map[row + column] = 1;
+            break;
+          }
+        }
+      }
+      x = end;
+    }
+  }
 }

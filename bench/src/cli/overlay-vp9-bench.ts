@@ -1,0 +1,141 @@
+// `npm run bench:overlay-vp9 [-- --preset glow --seconds 8]`: the CPU of the overlay WebM's two VP9 encoders, today's
+// (ffmpeg's libvpx-vp9 given the whole 1080×1920 frame, render/overlay-output.ts's arguments) against libvpx driven
+// in-process with an active map (media/vp9-encoder.ts: only the 16×16 blocks that changed are coded), on the frames
+// the real painter makes of a caption. A benchmark, not a test: prints the ratios and exits 0.
+import { spawn } from "node:child_process";
+import { readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import {
+  emptyActiveMap, ivfFrameHeader, ivfHeader, markBandChanges, markPlaneChanges, openVp9Encoder, type Vp9Encoder, type Vp9Packet,
+} from "@caption/gpu-worker/media";
+import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
+import { parseCommandLine } from "@caption/shared/runtime/command-line";
+import { bandFrames, blankFrames, FRAME, placeBand, type BandFrame } from "../overlay/vp9-streams.ts";
+import { makeWorkDir } from "../work-dir.ts";
+
+const USAGE = `usage: overlay-vp9-bench [--preset glow] [--seconds 8]
+  --preset P    the caption preset drawn (default glow: a glow pulsing on the spoken word, alpha changing every frame)
+  --seconds S   seconds of captions at 30 fps (default 8)`;
+
+// render/overlay-output.ts (overlayColourArgs, overlayAlphaArgs) with the first frame as the only key frame.
+const VP9 = ["-c:v", "libvpx-vp9", "-pix_fmt", "yuv420p", "-deadline", "realtime", "-cpu-used", "8", "-threads", "1", "-g", "1000000000",
+  "-force_key_frames", "expr:eq(n,0)"];
+const STREAMS = {
+  colour: { ffmpeg: [...VP9, "-crf", "15", "-b:v", "0", "-aq-mode", "0"], lossless: false },
+  alpha: { ffmpeg: [...VP9, "-lossless", "1", "-lag-in-frames", "0", "-auto-alt-ref", "0"], lossless: true },
+};
+type Stream = keyof typeof STREAMS;
+
+interface Measured { frames: number; cpuMs: number; bytes: number }
+
+/** ffmpeg's libvpx-vp9 fed the whole frames through a pipe: its own CPU (ffmpeg -benchmark: user + system). */
+function ffmpegEncoder(stream: Stream, output: string): { write: (frame: Uint8Array) => Promise<void>; finish: () => Promise<Measured> } {
+  const args = ["-hide_banner", "-nostats", "-benchmark", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", `${FRAME.width}x${FRAME.height}`, "-r", "30",
+    "-i", "pipe:0",
+    ...STREAMS[stream].ffmpeg, "-f", "ivf", output];
+  const child = spawn("ffmpeg", args, { stdio: ["pipe", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  let frames = 0;
+  return {
+    write: async (frame) => {
+      frames++;
+      if (!child.stdin.write(Buffer.from(frame))) await new Promise((resolve) => child.stdin.once("drain", resolve));
+    },
+    finish: async () => {
+      child.stdin.end();
+      const code = await exited;
+      const bench = /bench: utime=([\d.]+)s stime=([\d.]+)s/.exec(stderr);
+      if (code !== 0 || !bench) throw new Error(`ffmpeg (${stream}) failed: ${stderr.slice(-500)}`);
+      return { frames, cpuMs: (Number(bench[1]) + Number(bench[2])) * 1000, bytes: (await readFile(output)).length };
+    },
+  };
+}
+
+const cpuMs = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+function open(stream: Stream): Vp9Encoder {
+  const opened = openVp9Encoder({ ...FRAME, lossless: STREAMS[stream].lossless });
+  if (!opened.encoder) throw new Error(`libvpx cannot be driven here: ${opened.reason}`);
+  return opened.encoder;
+}
+
+/** The in-process encoders: the CPU of placing the band, its active map and the encode, this process's threads all counted. */
+async function inProcess(frames: Iterable<BandFrame>, dir: string): Promise<Record<Stream, Measured>> {
+  const encoders = { colour: open("colour"), alpha: open("alpha") };
+  const buffers = blankFrames();
+  const measured = { colour: { frames: 0, cpuMs: 0, bytes: 0 }, alpha: { frames: 0, cpuMs: 0, bytes: 0 } };
+  const packets: Record<Stream, Vp9Packet[]> = { colour: [], alpha: [] };
+  let previous: BandFrame | undefined;
+  for (const frame of frames) {
+    const key = previous === undefined;
+    for (const stream of ["colour", "alpha"] as const) {
+      if (!(stream === "colour" ? frame.colourChanged : frame.alphaChanged)) continue;
+      const started = cpuMs();
+      const { map } = emptyActiveMap(FRAME.width, FRAME.height);
+      if (stream === "colour") {
+        if (previous) markBandChanges(map, FRAME, frame.band, { ...frame.band, data: previous.yuv }, { ...frame.band, data: frame.yuv });
+        placeBand(frame, buffers.colour, buffers.alpha);
+      } else if (previous) markPlaneChanges(map, FRAME.width, { ...frame.band, blockSize: 16 }, previous.alpha, frame.alpha);
+      packets[stream].push(...(await encoders[stream].encode(buffers[stream], frame.ptsMs, { key, active: key ? undefined : map })));
+      measured[stream].cpuMs += cpuMs() - started;
+      measured[stream].frames++;
+    }
+    previous = frame;
+  }
+  for (const stream of ["colour", "alpha"] as const) {
+    encoders[stream].close();
+    const header = ivfHeader({ fourcc: "VP90", ...FRAME, timeBase: { num: 1, den: 1000 } }, packets[stream].length);
+    const file = Buffer.concat([header, ...packets[stream].flatMap((p) => [ivfFrameHeader(p), p.data])]);
+    await writeFile(path.join(dir, `ours-${stream}.ivf`), file);
+    measured[stream].bytes = file.length;
+  }
+  return measured;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const options = { preset: { type: "string", default: "glow" }, seconds: { type: "string", default: "8" }, help: { type: "boolean", short: "h", default: false } } as const;
+  const values = parseCommandLine({ args: argv, options, strict: true }, USAGE);
+  if (typeof values === "number") return values;
+  const preset = values.preset as PresetId;
+  const seconds = Number(values.seconds);
+  if (!(PRESET_IDS as readonly string[]).includes(preset) || !(seconds > 0)) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const dir = await makeWorkDir();
+  try {
+    process.stderr.write(`painting ${seconds} s of ${preset} captions at 1080x1920…\n`);
+    const frames = [...bandFrames(preset, seconds)];
+    process.stderr.write("ffmpeg's libvpx-vp9 on whole frames…\n");
+    const ff = { colour: ffmpegEncoder("colour", path.join(dir, "ffmpeg-colour.ivf")), alpha: ffmpegEncoder("alpha", path.join(dir, "ffmpeg-alpha.ivf")) };
+    const buffers = blankFrames();
+    for (const frame of frames) {
+      placeBand(frame, buffers.colour, buffers.alpha);
+      if (frame.colourChanged) await ff.colour.write(buffers.colour);
+      if (frame.alphaChanged) await ff.alpha.write(buffers.alpha);
+    }
+    const baseline = { colour: await ff.colour.finish(), alpha: await ff.alpha.finish() };
+    process.stderr.write("libvpx in-process with active maps…\n");
+    const ours = await inProcess(frames, dir);
+    const lines = (["colour", "alpha"] as const).map((stream) => {
+      const [b, o] = [baseline[stream], ours[stream]];
+      const [bMs, oMs] = [b.cpuMs / b.frames, o.cpuMs / o.frames];
+      const ratio = (oMs / bMs).toFixed(2);
+      return `${stream.padEnd(6)}  frames ${o.frames}  ffmpeg ${bMs.toFixed(2)} ms/frame  in-process ${oMs.toFixed(2)} ms/frame  ratio ${ratio}  bytes ${b.bytes} vs ${o.bytes}`;
+    });
+    const total = (m: Record<Stream, Measured>) => m.colour.cpuMs + m.alpha.cpuMs;
+    const [before, after] = [total(baseline), total(ours)];
+    lines.push(`both    CPU ffmpeg ${before.toFixed(0)} ms, in-process ${after.toFixed(0)} ms, ratio ${(after / before).toFixed(2)}`);
+    process.stdout.write(`overlay VP9 encoders, ${preset}, ${seconds} s at 30 fps, 1080x1920, one thread each\n${lines.join("\n")}\n`);
+    return 0;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));
