@@ -5,11 +5,13 @@
 import { spawn } from "node:child_process";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { setTimeout } from "node:timers/promises";
 import {
   emptyActiveMap, ivfFrameHeader, ivfHeader, markBandChanges, markPlaneChanges, openVp9Encoder, type Vp9Encoder, type Vp9Packet,
 } from "@caption/gpu-worker/media";
 import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
 import { parseCommandLine } from "@caption/shared/runtime/command-line";
+import { parseProcStatCpu } from "../pipeline/cpu-clock.ts";
 import { bandFrames, blankFrames, FRAME, placeBand, type BandFrame } from "../overlay/vp9-streams.ts";
 import { makeWorkDir } from "../work-dir.ts";
 
@@ -28,7 +30,12 @@ type Stream = keyof typeof STREAMS;
 
 interface Measured { frames: number; cpuMs: number; bytes: number }
 
-/** ffmpeg's libvpx-vp9 fed the whole frames through a pipe: its own CPU (ffmpeg -benchmark: user + system). */
+/**
+ * ffmpeg's libvpx-vp9 fed the whole frames through a pipe: its own CPU at the end (ffmpeg -benchmark: user +
+ * system) less what it had used before its first frame (/proc, once it waits on the pipe: the process and its
+ * libraries, which a render's one ffmpeg pays once for all its outputs). The encoder is opened at the first frame:
+ * its set-up stays counted, as the in-process encoder's opening is.
+ */
 function ffmpegEncoder(stream: Stream, output: string): { write: (frame: Uint8Array) => Promise<void>; finish: () => Promise<Measured> } {
   const args = ["-hide_banner", "-nostats", "-benchmark", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", `${FRAME.width}x${FRAME.height}`, "-r", "30",
     "-i", "pipe:0",
@@ -38,8 +45,13 @@ function ffmpegEncoder(stream: Stream, output: string): { write: (frame: Uint8Ar
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
   let frames = 0;
+  let startMs = 0;
   return {
     write: async (frame) => {
+      if (frames === 0) {
+        await setTimeout(500);
+        startMs = parseProcStatCpu(await readFile(`/proc/${child.pid}/stat`, "utf8")).selfMs;
+      }
       frames++;
       if (!child.stdin.write(Buffer.from(frame))) await new Promise((resolve) => child.stdin.once("drain", resolve));
     },
@@ -48,7 +60,8 @@ function ffmpegEncoder(stream: Stream, output: string): { write: (frame: Uint8Ar
       const code = await exited;
       const bench = /bench: utime=([\d.]+)s stime=([\d.]+)s/.exec(stderr);
       if (code !== 0 || !bench) throw new Error(`ffmpeg (${stream}) failed: ${stderr.slice(-500)}`);
-      return { frames, cpuMs: (Number(bench[1]) + Number(bench[2])) * 1000, bytes: (await readFile(output)).length };
+      const bytes = (await readFile(output)).length;
+      return { frames, cpuMs: (Number(bench[1]) + Number(bench[2])) * 1000 - startMs, bytes };
     },
   };
 }
@@ -66,9 +79,16 @@ function open(stream: Stream): Vp9Encoder {
 
 /** The in-process encoders: the CPU of placing the band, its active map and the encode, this process's threads all counted. */
 async function inProcess(frames: Iterable<BandFrame>, dir: string): Promise<Record<Stream, Measured>> {
-  const encoders = { colour: open("colour"), alpha: open("alpha") };
-  const buffers = blankFrames();
   const measured = { colour: { frames: 0, cpuMs: 0, bytes: 0 }, alpha: { frames: 0, cpuMs: 0, bytes: 0 } };
+  // Opening counted, as ffmpeg's is.
+  const opened = (stream: Stream) => {
+    const started = cpuMs();
+    const encoder = open(stream);
+    measured[stream].cpuMs += cpuMs() - started;
+    return encoder;
+  };
+  const encoders = { colour: opened("colour"), alpha: opened("alpha") };
+  const buffers = blankFrames();
   const packets: Record<Stream, Vp9Packet[]> = { colour: [], alpha: [] };
   let previous: BandFrame | undefined;
   for (const frame of frames) {

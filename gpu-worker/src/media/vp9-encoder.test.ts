@@ -173,15 +173,17 @@ test("without a map the bytes are those of ffmpeg's libvpx-vp9 given the overlay
   }
 });
 
-test("colour and alpha written as IVF read back and mux into a WebM with alpha that decodes to the alpha given", async () => {
+test("colour and alpha, encoded at once and written as IVF, read back and mux into a WebM with alpha that decodes to the alpha given", async () => {
   const colour = open({ lossless: false });
   const alpha = open({ lossless: true });
   const pictures = [0, 1, 2].map(captionFrame);
   // The alpha plane in the luma (255 in the strokes, 0 elsewhere), U = V = 128.
   const alphas = pictures.map((p) => Uint8Array.from(p, (v, i) => (i < W * H ? (v > 16 ? 255 : 0) : 128)));
   const paths = { colour: join(dir, "c.ivf"), alpha: join(dir, "a.ivf"), webm: join(dir, "overlay.webm") };
-  await writeIvf(paths.colour, await encodeAll(colour, pictures, [0]));
-  await writeIvf(paths.alpha, await encodeAll(alpha, alphas, [0]));
+  // Both encoders at once, each on a thread of its own.
+  const [colourPackets, alphaPackets] = await Promise.all([encodeAll(colour, pictures, [0]), encodeAll(alpha, alphas, [0])]);
+  await writeIvf(paths.colour, colourPackets);
+  await writeIvf(paths.alpha, alphaPackets);
   colour.close();
   alpha.close();
   const read = readIvf(await readFile(paths.colour));
