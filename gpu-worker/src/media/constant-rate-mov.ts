@@ -36,11 +36,18 @@ export async function readMovieBox(file: FileHandle, name: string): Promise<Movi
   return { moov, before: boxes.slice(0, -1) };
 }
 
+/** A picture stored in the file: its bytes, and the frame of the video it shows from. */
+export interface StoredSample {
+  offset: number;
+  size: number;
+  frame: number;
+}
+
 /**
- * The movie box with its one track's sample tables listing `rate.frames` samples of one frame each, the
- * track's samples (in order, at their times) being the bytes of the file at `moved`.
+ * The movie box with its one track's sample tables listing `rate.frames` samples of one frame each: each
+ * frame the last of `stored` (in order of frame, the first at frame 0) at or before it.
  */
-export function constantRateMoov(moov: Box, rate: ConstantRate, moved: readonly Pick<Sample, "offset" | "size">[]): Box {
+export function constantRateMoov(moov: Box, rate: ConstantRate, stored: readonly StoredSample[]): Box {
   const traks = moov.children?.filter((box) => box.type === "trak") ?? [];
   if (traks.length !== 1) throw new Error(`expected one track, found ${traks.length}`);
   const trak = traks[0]!;
@@ -50,16 +57,11 @@ export function constantRateMoov(moov: Box, rate: ConstantRate, moved: readonly 
   const mediaScale = timescaleOf(mdhd);
   const frameTicks = (mediaScale * rate.frameRate.den) / rate.frameRate.num;
   if (!Number.isInteger(frameTicks)) throw new Error(`a frame at ${rate.frameRate.num}/${rate.frameRate.den} is not a whole number of ticks of ${mediaScale}`);
-
-  const held = readSamples(stbl);
-  if (moved.length !== held.length) throw new Error(`${moved.length} samples moved, the track holds ${held.length}`);
-  moved.forEach((place, i) => Object.assign(held[i]!, place));
-  const frameOf = (sample: Sample) => Math.round(sample.time / frameTicks);
-  const expanded: Sample[] = [];
-  let next = 0;
-  for (let frame = 0; frame < rate.frames; frame++) {
-    while (next + 1 < held.length && frameOf(held[next + 1]!) <= frame) next++;
-    expanded.push(held[next]!);
+  if (stored[0]?.frame !== 0 || stored.some((sample, i) => i > 0 && sample.frame <= stored[i - 1]!.frame)) throw new Error("stored samples must start at frame 0, in order");
+  const expanded: StoredSample[] = [];
+  for (let frame = 0, next = 0; frame < rate.frames; frame++) {
+    while (next + 1 < stored.length && stored[next + 1]!.frame <= frame) next++;
+    expanded.push(stored[next]!);
   }
   const mediaDuration = rate.frames * frameTicks;
   const movieDuration = Math.round((mediaDuration * timescaleOf(mvhd)) / mediaScale);

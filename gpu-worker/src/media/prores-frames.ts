@@ -1,9 +1,10 @@
-// ProRes frames taken apart into their independently coded slices, and put back together with some rows of
-// slices taken from another frame. A ProRes picture is a grid of slices (16 rows of pixels each, a few
-// macroblocks wide), each coded on its own with the quantiser in its own header: a frame of the whole size
-// whose rows come from a strip encoded alone are the very bytes an encoder given the whole frame writes for
-// them, provided the strip spans the frame's width (the same slices in a row), starts on a slice row and is
-// coded with the same settings (a fixed quantiser: no rate control looking at the whole picture).
+// ProRes frames taken apart into their independently coded slices, and put back together from slices coded
+// apart. A ProRes picture is a grid of slices (16 rows of pixels each, a few macroblocks wide), each coded on
+// its own with the quantiser in its own header: with a fixed quantiser (no rate control looking at the whole
+// picture), a slice's bytes are a function of its pixels alone. A tile (16 rows of a tile column, tileColumns)
+// encoded as a picture of its own is therefore coded as the very slices the encoder writes for that place of
+// the whole frame; the right edge's partial macroblocks are filled by the encoder alike, since the tile ends
+// where the frame does.
 
 /** Rows of pixels in a row of slices (progressive frames; ProRes slices are one macroblock high). */
 export const PRORES_SLICE_ROW = 16;
@@ -56,17 +57,38 @@ export function parseProresFrame(bytes: Buffer): ProresFrame {
   return { header, width, height, sliceShape, slices, slicesPerRow: count / macroblockRows };
 }
 
-/**
- * `base` (a frame of the whole size) with its slice rows from `firstRow` on replaced by all of `strip`'s (a
- * frame as wide, coded with the same settings): the frame the encoder writes for the whole picture.
- */
-export function spliceProresRows(base: ProresFrame, strip: ProresFrame, firstRow: number): Buffer {
-  if (strip.width !== base.width || strip.slicesPerRow !== base.slicesPerRow || strip.sliceShape !== base.sliceShape) {
-    throw new Error(`a ${strip.width}-wide strip of ${strip.slicesPerRow} slices a row cannot go into a ${base.width}-wide frame of ${base.slicesPerRow}`);
+/** Pixels across one tile: a slice of 8 macroblocks, what prores_ks codes a row of slices in before its last ones. */
+export const PRORES_TILE_WIDTH = 128;
+
+/** A column of tiles: `width` pixels from `x`, coded as `slices` slices (the row's last, narrower ones in the last column). */
+export interface TileColumn {
+  x: number;
+  width: number;
+  /** The column's first slice in a row of the frame's slices. */
+  firstSlice: number;
+  slices: number;
+}
+
+/** How a frame `width` wide cuts into tile columns: prores_ks's slices of 8 macroblocks, then halving powers of two. */
+export function tileColumns(width: number): TileColumn[] {
+  const columns: TileColumn[] = [];
+  for (let x = 0, firstSlice = 0; x < width; x += PRORES_TILE_WIDTH) {
+    const macroblocks = Math.ceil(Math.min(PRORES_TILE_WIDTH, width - x) / PRORES_SLICE_ROW);
+    const slices = macroblocks === 8 ? 1 : popcount(macroblocks);
+    columns.push({ x, width: Math.min(PRORES_TILE_WIDTH, width - x), firstSlice, slices });
+    firstSlice += slices;
   }
-  const first = firstRow * base.slicesPerRow;
-  if (!Number.isInteger(firstRow) || firstRow < 0 || first + strip.slices.length > base.slices.length) throw new Error(`strip rows from ${firstRow} outside the frame`);
-  const slices = [...base.slices.slice(0, first), ...strip.slices, ...base.slices.slice(first + strip.slices.length)];
+  return columns;
+}
+
+const popcount = (n: number): number => (n === 0 ? 0 : (n & 1) + popcount(n >> 1));
+
+/**
+ * `base`'s frame (its header, its size) holding `slices` (as many as base has, coded with the same settings):
+ * the frame the encoder writes for the picture those slices were cut from.
+ */
+export function assembleProresFrame(base: ProresFrame, slices: readonly Buffer[]): Buffer {
+  if (slices.length !== base.slices.length) throw new Error(`${slices.length} slices for a frame of ${base.slices.length}`);
   const pictureHeader = Buffer.alloc(PICTURE_HEADER_SIZE + 2 * slices.length);
   const dataSize = slices.reduce((sum, slice) => sum + slice.length, 0);
   pictureHeader[0] = PICTURE_HEADER_SIZE << 3;
@@ -78,19 +100,4 @@ export function spliceProresRows(base: ProresFrame, strip: ProresFrame, firstRow
   frameHead.writeUInt32BE(8 + base.header.length + pictureHeader.length + dataSize, 0);
   frameHead.write("icpf", 4, "latin1");
   return Buffer.concat([frameHead, base.header, pictureHeader, ...slices]);
-}
-
-/**
- * Rows of the frame a strip's pixels colour beyond themselves when 4:2:0 chroma is converted to ProRes's 4:4:4
- * (the scaler's filter reaches two chroma rows, four of the frame's, each way): a strip keeps this many of the
- * frame's rows about what it holds, so its rows convert as they do in the whole frame.
- */
-export const CHROMA_REACH_ROWS = 8;
-
-/** The rows of whole slices a strip must cover to hold `top`..`top + height` of a frame `frameHeight` high. */
-export function sliceRowsFor(top: number, height: number, frameHeight: number): { firstRow: number; y: number; height: number } {
-  const firstRow = Math.max(0, Math.floor((top - CHROMA_REACH_ROWS) / PRORES_SLICE_ROW));
-  const y = firstRow * PRORES_SLICE_ROW;
-  const end = Math.min(frameHeight, Math.ceil((top + height + CHROMA_REACH_ROWS) / PRORES_SLICE_ROW) * PRORES_SLICE_ROW);
-  return { firstRow, y, height: end - y };
 }

@@ -9,7 +9,7 @@ import type { CaptionPainter } from "./caption-painter.ts";
 import type { CueLayout } from "./caption-layout.ts";
 import { AlphaTrack } from "./alpha-track.ts";
 import { MatroskaFrameWriter, matroskaHeader } from "./matroska-writer.ts";
-import { YuvaPicture } from "./yuva-picture.ts";
+import { YuvaPicture, type PixelPatch } from "./yuva-picture.ts";
 
 /** A caption picture: `layout` as it looks at `t` (nothing when null), shown from `ptsMs` of the stream. */
 export interface PipedFrame {
@@ -18,6 +18,13 @@ export interface PipedFrame {
   t: number;
   /** False: painted (so the picture's patches build up as in a whole render) but not sent; a window starting later. */
   send?: false;
+}
+
+/** What else takes the caption pictures as they are painted and sent (the overlay's MOV). */
+export interface CaptionFrameSink {
+  painted(patch: PixelPatch): void;
+  /** The picture as it stands shows from `ptsMs`; resolves once taken, so the picture may change again. */
+  sent(ptsMs: number): Promise<void>;
 }
 
 export interface CaptionPipeOptions {
@@ -39,6 +46,7 @@ export interface CaptionPipeOptions {
    * is due (AlphaTrack): ffmpeg's `[0:v:1]` (of the caption input), for the overlay WebM's alpha encoder.
    */
   alphaTrack?: { keyIntervalMs: number };
+  sinks?: readonly CaptionFrameSink[];
 }
 
 /**
@@ -48,7 +56,7 @@ export interface CaptionPipeOptions {
  * lay them on a transparent canvas, on a preview's background) is in `args`.
  */
 export async function pipeCaptionFrames(options: CaptionPipeOptions): Promise<{ framesDrawn: number; paintMs: number }> {
-  const { band, painter, signal } = options;
+  const { band, painter, signal, sinks = [] } = options;
   signal?.throwIfAborted();
   // Also stops ffmpeg when drawing fails here, not only when the caller aborts.
   const stop = new AbortController();
@@ -84,6 +92,7 @@ export async function pipeCaptionFrames(options: CaptionPipeOptions): Promise<{ 
         const patch = painter.update(frame.layout, frame.t);
         if (patch !== null) {
           picture.update(patch);
+          for (const sink of sinks) sink.painted(patch);
           framesDrawn++;
         }
         paintMs += performance.now() - paintStarted;
@@ -91,7 +100,7 @@ export async function pipeCaptionFrames(options: CaptionPipeOptions): Promise<{ 
         if (frame.send !== false) {
           const chunks = writer.frame(frame.ptsMs, picture.bytes);
           if (alphaTrack?.take(frame.ptsMs, alphaPlane)) chunks.push(...writer.alpha(alphaPlane));
-          await write(ffmpeg.stdin, chunks, exit);
+          await Promise.all([write(ffmpeg.stdin, chunks, exit), ...sinks.map((sink) => sink.sent(frame.ptsMs))]);
         }
         // Skia's pixel buffers are freed by finalizers that only run when the loop yields.
         await yieldToEventLoop();

@@ -1,16 +1,12 @@
-import { readFile, rm } from "node:fs/promises";
-import { runFfmpeg } from "../media/ffmpeg.ts";
-import { sliceRowsFor } from "../media/prores-frames.ts";
 import { limitArg } from "../media/source-input.ts";
 import type { MediaInfo } from "../media/media-info.ts";
 import { keyFrameExpression } from "./alpha-track.ts";
 import type { Band } from "./band-layout.ts";
 
 // The transparent caption video (output kind "overlay"): the caption band's pictures padded to the whole
-// frame with transparent pixels, encoded as they come. Nothing of the source is decoded. The MOV's encoder
-// is given only the strip of slice rows the band lies in; each of its frames is spliced into one empty frame
-// encoded once (media/prores-strip-mov.ts), which gives the bytes of the whole frame encoded at a fifth of
-// the cost. VP9 has no independent slices to splice: the WebM's encoders are given the whole frame, its colour
+// frame with transparent pixels, encoded as they come. Nothing of the source is decoded. The MOV is coded
+// from the tiles each picture changes (render/overlay-mov.ts). VP9 has no independent slices to put together:
+// the WebM's encoders are given the whole frame, its colour
 // planes (lossy) wherever the picture changes and its alpha plane (lossless) only where the alpha changes
 // (render/alpha-track.ts, media/vp9-alpha-webm.ts).
 
@@ -24,15 +20,6 @@ export interface OverlayOutputs {
 
 /** The band's pictures on a transparent frame of the video's size (straight alpha, colours untouched). */
 export const transparentCanvas = (media: Pick<MediaInfo, "width" | "height">, band: Band): string => `pad=${media.width}:${media.height}:${band.x}:${band.y}:color=black@0`;
-
-/**
- * The part of the frame the MOV's encoder is given: the band's rows widened to whole ProRes slice rows, across
- * the frame's width; the rest of each frame is the empty canvas's slices (writeStripMovAsFrames).
- */
-export function proresStrip(media: Pick<MediaInfo, "width" | "height">, band: Band): { firstRow: number; y: number; height: number; canvas: string } {
-  const rows = sliceRowsFor(band.y, band.height, media.height);
-  return { ...rows, canvas: `pad=${media.width}:${rows.height}:${band.x}:${band.y - rows.y}:color=black@0` };
-}
 
 /** Milliseconds between the WebM's key frames (at least: the first frame sent after), where players start after a seek. */
 export const OVERLAY_WEBM_KEY_INTERVAL_MS = 4000;
@@ -62,73 +49,39 @@ export interface OverlayParts {
   colour: string;
   /** The WebM's alpha plane (VP9 in IVF), a frame where the alpha changes and at each colour key frame. */
   alpha: string;
-  /** The MOV's strip of slice rows (media/prores-strip-mov.ts). */
-  movStrip: string;
 }
 
 export const overlayParts = (overlay: OverlayOutputs): OverlayParts => ({
   colour: `${overlay.webmPath}.colour.ivf`,
   alpha: `${overlay.webmPath}.alpha.ivf`,
-  movStrip: `${overlay.movPath}.strip`,
 });
 
 /**
  * The overlay's part of the filter graph, from the caption input's two streams `[N:v:0]` (the band) and
  * `[N:v:1]` (its alpha planes where they change): labels [webmc] (colour planes of the whole frame), [webma]
- * (alpha plane, padded with zeros, copied into the luma of a 4:2:0 picture without a range conversion) and
- * [mov] (the strip).
+ * (alpha plane, padded with zeros, copied into the luma of a 4:2:0 picture without a range conversion).
  */
 export function overlayGraph(band: string, alpha: string, media: Pick<MediaInfo, "width" | "height">, place: Band): string[] {
   return [
-    `${band}split=2[wband][mband]`,
     // Colour planes alone, then padded: the same pixels as padding the transparent band, a third less copied.
-    `[wband]format=yuv420p,pad=${media.width}:${media.height}:${place.x}:${place.y}:color=black[webmc]`,
+    `${band}format=yuv420p,pad=${media.width}:${media.height}:${place.x}:${place.y}:color=black[webmc]`,
     `${alpha}format=yuvj420p,pad=${media.width}:${media.height}:${place.x}:${place.y}:color=black,scale=in_range=pc:out_range=pc,format=yuv420p,setrange=tv[webma]`,
-    `[mband]${proresStrip(media, place).canvas}[mov]`,
   ];
 }
-
-/**
- * ProRes 4444 with a 16-bit alpha channel, what Premiere, Resolve and Final Cut take as a transparent
- * layer. A fixed quantiser (a high-quality 4): prores_ks's own rate control costs several times as much, and
- * it makes every slice's bytes depend on that slice's pixels alone, so the strips can be spliced.
- */
-export const OVERLAY_PRORES_ARGS = ["-c:v", "prores_ks", "-profile:v", "4444", "-qscale:v", "4", "-pix_fmt", "yuva444p10le", "-vendor", "apl0"];
 
 /**
  * ffmpeg's overlay outputs: the frames as they come (passthrough: ffmpeg duplicates no unchanged frame), cut at
  * the video's duration. The WebM's streams keep the caption stream's millisecond times, floored onto the video's
  * frame grid as the burned video's overlay reads them (Matroska rounds any other clock to the nearest
- * millisecond, which can land a change after the frame it belongs to); the MOV's clock is the frame rate itself,
- * so its samples sit on whole frames for writeStripMovAsFrames.
+ * millisecond, which can land a change after the frame it belongs to).
  */
 export function overlayOutputArgs(media: Pick<MediaInfo, "frameRate" | "durationSeconds">, parts: OverlayParts, keyIntervalMs = OVERLAY_WEBM_KEY_INTERVAL_MS): string[] {
-  const { num, den } = frameRateFraction(media.frameRate);
   const output = (label: string, codec: string[], format: string, path: string) =>
     ["-map", label, "-fps_mode", "passthrough", ...codec, "-an", "-t", limitArg(media.durationSeconds), "-f", format, path];
   return [
     ...output("[webmc]", overlayColourArgs(keyIntervalMs), "ivf", parts.colour),
     ...output("[webma]", overlayAlphaArgs(keyIntervalMs), "ivf", parts.alpha),
-    ...output("[mov]", ["-r", `${num}/${den}`, ...OVERLAY_PRORES_ARGS], "mov", parts.movStrip),
   ];
-}
-
-/**
- * One ProRes frame of the whole size holding nothing (what the canvas's padding is): the frame that the MOV's
- * strips are spliced into. Coded with the MOV's very settings, from the band's pixel format.
- */
-export async function emptyProresFrame(media: Pick<MediaInfo, "width" | "height">, path: string, options: { ffmpegBinary?: string; signal?: AbortSignal }): Promise<Buffer> {
-  try {
-    await runFfmpeg({
-      binary: options.ffmpegBinary,
-      signal: options.signal,
-      args: ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", `color=c=black@0:s=${media.width}x${media.height}:r=1,format=yuva420p`,
-        "-frames:v", "1", ...OVERLAY_PRORES_ARGS, "-f", "rawvideo", path],
-    });
-    return await readFile(path);
-  } finally {
-    await rm(path, { force: true });
-  }
 }
 
 /**

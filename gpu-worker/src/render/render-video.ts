@@ -1,7 +1,6 @@
 import { rm } from "node:fs/promises";
 import type { Logger } from "pino";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
-import { writeStripMovAsFrames } from "../media/prores-strip-mov.ts";
 import type { H264Encoder } from "../media/h264-encoder.ts";
 import { HDR_TO_SDR_FILTER, isHdr, SDR_BT709_TAGS } from "../media/dynamic-range.ts";
 import type { MediaInfo } from "../media/media-info.ts";
@@ -16,17 +15,8 @@ import { skiaFontMeasure, type FontMeasure } from "./font-measure.ts";
 import type { Cue } from "./cue-builder.ts";
 import { FrameSchedule, type ScheduledFrame } from "./frame-schedule.ts";
 import { writeAlphaWebm } from "../media/vp9-alpha-webm.ts";
-import {
-  emptyProresFrame,
-  frameRateFraction,
-  OVERLAY_WEBM_KEY_INTERVAL_MS,
-  overlayGraph,
-  overlayOutputArgs,
-  overlayParts,
-  proresStrip,
-  type OverlayOutputs,
-  type OverlayParts,
-} from "./overlay-output.ts";
+import { OverlayMov } from "./overlay-mov.ts";
+import { frameRateFraction, OVERLAY_WEBM_KEY_INTERVAL_MS, overlayGraph, overlayOutputArgs, overlayParts, type OverlayOutputs, type OverlayParts } from "./overlay-output.ts";
 import { styleBand } from "./style-band.ts";
 
 /**
@@ -115,37 +105,49 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
     }
     yield piped(schedule.finish({ holdLastFrame: options.overlay !== undefined }));
   };
-  // The WebM is first its colour and alpha streams apart, the MOV a movie of the strip the band lies in.
+  // The WebM is first its colour and alpha streams apart; the MOV is made from the tiles each picture changes.
   const parts = options.overlay && overlayParts(options.overlay);
-  const outputPaths = [options.outputPath, ...(parts ? [parts.colour, parts.alpha, parts.movStrip] : [])].filter((path) => path !== undefined);
-  const result = await pipeCaptionFrames({
-    args: ffmpegArgs(options, band, parts),
-    ...(parts && { alphaTrack: { keyIntervalMs: OVERLAY_WEBM_KEY_INTERVAL_MS } }),
+  const mov = options.overlay && new OverlayMov({
+    media,
     band,
-    painter: new CaptionPainter(style, band, animation),
-    batches: frames(),
-    outputPaths,
+    rate: { frames: frameCount(media), frameRate: frameRateFraction(media.frameRate) },
+    path: options.overlay.movPath,
+    ffmpegBinary: options.ffmpegBinary,
     signal: options.signal,
     logger,
-    ffmpegBinary: options.ffmpegBinary,
-    onProgress: (seconds, done) => {
-      if (!options.onProgress) return;
-      if (done) options.onProgress(1);
-      else if (seconds !== null) options.onProgress(Math.min(1, seconds / media.durationSeconds));
-    },
   });
-  if (options.overlay && parts) {
-    const tools = { ffmpegBinary: options.ffmpegBinary, signal: options.signal };
-    try {
-      const webm = await writeAlphaWebm({ colour: parts.colour, alpha: parts.alpha, webm: options.overlay.webmPath }, tools);
-      logger?.info({ colour_frames: webm.colourFrames, alpha_frames: webm.alphaFrames }, "overlay webm muxed");
-      const base = await emptyProresFrame(media, `${options.overlay.movPath}.empty`, tools);
-      const placement = { base, firstRow: proresStrip(media, band).firstRow };
-      const rate = { frames: frameCount(media), frameRate: frameRateFraction(media.frameRate) };
-      await writeStripMovAsFrames(parts.movStrip, options.overlay.movPath, placement, rate, options.signal);
-    } finally {
-      await Promise.all([parts.colour, parts.alpha, parts.movStrip].map((path) => rm(path, { force: true })));
+  const outputPaths = [options.outputPath, ...(parts ? [parts.colour, parts.alpha] : [])].filter((path) => path !== undefined);
+  let result: Awaited<ReturnType<typeof pipeCaptionFrames>>;
+  try {
+    result = await pipeCaptionFrames({
+      args: ffmpegArgs(options, band, parts),
+      ...(parts && { alphaTrack: { keyIntervalMs: OVERLAY_WEBM_KEY_INTERVAL_MS } }),
+      ...(mov && { sinks: [mov] }),
+      band,
+      painter: new CaptionPainter(style, band, animation),
+      batches: frames(),
+      outputPaths,
+      signal: options.signal,
+      logger,
+      ffmpegBinary: options.ffmpegBinary,
+      onProgress: (seconds, done) => {
+        if (!options.onProgress) return;
+        if (done) options.onProgress(1);
+        else if (seconds !== null) options.onProgress(Math.min(1, seconds / media.durationSeconds));
+      },
+    });
+    if (options.overlay && parts && mov) {
+      try {
+        const tools = { ffmpegBinary: options.ffmpegBinary, signal: options.signal };
+        const webm = await writeAlphaWebm({ colour: parts.colour, alpha: parts.alpha, webm: options.overlay.webmPath }, tools);
+        const { tiles } = await mov.finish();
+        logger?.info({ colour_frames: webm.colourFrames, alpha_frames: webm.alphaFrames, mov_tiles: tiles }, "overlay muxed");
+      } finally {
+        await Promise.all([parts.colour, parts.alpha].map((path) => rm(path, { force: true })));
+      }
     }
+  } finally {
+    await mov?.close();
   }
   logger?.info({ frames_drawn: result.framesDrawn, paint_ms: Math.round(result.paintMs), band_width: band.width, band_height: band.height }, "captioned video rendered");
   return result;

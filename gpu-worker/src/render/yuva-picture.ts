@@ -11,7 +11,7 @@ export interface PixelPatch {
 // ffmpeg's own conversion made them: Y = 16 + (65.481 R + 128.553 G + 24.966 B) / 255,
 // U = 128 + (-37.797 R - 74.203 G + 112 B) / 255, V = 128 + (112 R - 93.786 G - 18.214 B) / 255 for straight
 // R, G, B in 0..255. The coefficients are written out in the loop: V8 then folds them into the code.
-const RECIPROCAL = Float64Array.from({ length: 256 }, (_, a) => (a === 0 ? 0 : 1 / a));
+export const RECIPROCAL = Float64Array.from({ length: 256 }, (_, a) => (a === 0 ? 0 : 1 / a));
 const TRANSPARENT_PAIR = 0x1010; // two pixels of black luma (16)
 
 // Pixels are read as 32-bit words and luma and alpha written as 16-bit pairs, in the machine's byte order.
@@ -120,6 +120,6 @@ function convert(
 }
 
 /** Luma of a premultiplied pixel: straight R is 255 r / a, so the 255 cancels; r <= a keeps it in 16..235. */
-function luma(pixel: number): number {
+export function luma(pixel: number): number {
   return (16.5 + (65.481 * (pixel & 0xff) + 128.553 * ((pixel >>> 8) & 0xff) + 24.966 * ((pixel >>> 16) & 0xff)) * RECIPROCAL[pixel >>> 24]!) | 0;
 }
