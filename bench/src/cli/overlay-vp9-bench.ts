@@ -7,7 +7,7 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout } from "node:timers/promises";
 import {
-  emptyActiveMap, ivfFrameHeader, ivfHeader, markBandChanges, markPlaneChanges, openVp9Encoder, type Vp9Encoder, type Vp9Packet,
+  emptyActiveMap, ivfFrameHeader, ivfHeader, openVp9Encoder, updateBandI420, updatePlane, type Vp9Encoder, type Vp9Packet,
 } from "@caption/gpu-worker/media";
 import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
 import { parseCommandLine } from "@caption/shared/runtime/command-line";
@@ -90,22 +90,24 @@ async function inProcess(frames: Iterable<BandFrame>, dir: string): Promise<Reco
   const encoders = { colour: opened("colour"), alpha: opened("alpha") };
   const buffers = blankFrames();
   const packets: Record<Stream, Vp9Packet[]> = { colour: [], alpha: [] };
-  let previous: BandFrame | undefined;
+  let first = true;
   for (const frame of frames) {
-    const key = previous === undefined;
+    const key = first;
     for (const stream of ["colour", "alpha"] as const) {
       if (!(stream === "colour" ? frame.colourChanged : frame.alphaChanged)) continue;
       const started = cpuMs();
-      const { map } = emptyActiveMap(FRAME.width, FRAME.height);
-      if (stream === "colour") {
-        if (previous) markBandChanges(map, FRAME, frame.band, { ...frame.band, data: previous.yuv }, { ...frame.band, data: frame.yuv });
-        placeBand(frame, buffers.colour, buffers.alpha);
-      } else if (previous) markPlaneChanges(map, FRAME.width, { ...frame.band, blockSize: 16 }, previous.alpha, frame.alpha);
+      // The band written into the whole frame, the blocks whose bytes change marked as it goes.
+      const { map, cols } = emptyActiveMap(FRAME.width, FRAME.height);
+      const { band } = frame;
+      const whole = { x: 0, y: 0, width: band.width, height: band.height };
+      if (stream === "colour") updateBandI420(buffers.colour, FRAME, band, { ...band, data: frame.yuv }, whole, map);
+      else updatePlane({ frame: buffers.alpha, offset: 0, width: FRAME.width }, band,
+        { data: frame.alpha, offset: 0, stride: band.width }, { map, cols, blockSize: 16 });
       packets[stream].push(...(await encoders[stream].encode(buffers[stream], frame.ptsMs, { key, active: key ? undefined : map })));
       measured[stream].cpuMs += cpuMs() - started;
       measured[stream].frames++;
     }
-    previous = frame;
+    first = false;
   }
   for (const stream of ["colour", "alpha"] as const) {
     encoders[stream].close();
