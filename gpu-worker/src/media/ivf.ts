@@ -41,7 +41,10 @@ export function readIvf(bytes: Buffer): IvfFile {
   return file;
 }
 
-/** An IVF file's 32-byte header: `frames` frames of `fourcc` at width × height, times in ticks of timeBase num/den seconds. */
+/**
+ * An IVF file's 32-byte header: `frames` frames of `fourcc` at width × height, times in ticks of timeBase num/den
+ * seconds. A file written as its frames come may say 0 frames: neither readIvf nor ffmpeg's demuxer relies on it.
+ */
 export function ivfHeader(file: Omit<IvfFile, "frames">, frames: number): Buffer {
   const header = Buffer.alloc(FILE_HEADER);
   header.write("DKIF", 0, "latin1");
