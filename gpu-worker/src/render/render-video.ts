@@ -1,4 +1,3 @@
-import { rm } from "node:fs/promises";
 import type { Logger } from "pino";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import type { H264Encoder } from "../media/h264-encoder.ts";
@@ -15,10 +14,8 @@ import { pipeCaptionFrames, type PipedFrame } from "./caption-pipe.ts";
 import { skiaFontMeasure, type FontMeasure } from "./font-measure.ts";
 import type { Cue } from "./cue-builder.ts";
 import { FrameSchedule, type ScheduledFrame } from "./frame-schedule.ts";
-import { writeAlphaWebm } from "../media/vp9-alpha-webm.ts";
-import { OverlayMov } from "./overlay-mov.ts";
-import { OverlayWebm } from "./overlay-webm.ts";
-import { frameRateFraction, OVERLAY_WEBM_KEY_INTERVAL_MS, overlayGraph, overlayOutputArgs, overlayParts, type OverlayOutputs, type OverlayParts } from "./overlay-output.ts";
+import { OverlayEncoders } from "./overlay-encoders.ts";
+import { OVERLAY_WEBM_KEY_INTERVAL_MS, overlayGraph, overlayOutputArgs, type OverlayOutputs, type OverlayParts } from "./overlay-output.ts";
 import { styleBand } from "./style-band.ts";
 
 /**
@@ -109,33 +106,26 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
     }
     yield piped(schedule.finish({ holdLastFrame: options.overlay !== undefined }));
   };
-  // The WebM is first its colour and alpha streams apart, encoded here (or by ffmpeg where libvpx cannot be loaded);
-  // the MOV is made from the tiles each picture changes.
-  const parts = options.overlay && overlayParts(options.overlay);
-  const opened = parts && OverlayWebm.open({ media, band, keyIntervalMs: OVERLAY_WEBM_KEY_INTERVAL_MS, paths: parts, libvpx: options.libvpx });
-  if (opened?.reason !== undefined) logger?.warn({ reason: opened.reason }, "libvpx cannot be used here: ffmpeg encodes the overlay WebM");
-  const webm = opened?.webm;
-  const mov = options.overlay && new OverlayMov({
+  const overlay = options.overlay && new OverlayEncoders(options.overlay, {
     media,
     band,
-    rate: { frames: frameCount(media), frameRate: frameRateFraction(media.frameRate) },
-    path: options.overlay.movPath,
+    frames: frameCount(media),
     ffmpegBinary: options.ffmpegBinary,
     signal: options.signal,
     logger,
+    libvpx: options.libvpx,
   });
-  const webmByFfmpeg = webm === undefined ? parts : undefined;
-  const outputPaths = [options.outputPath, ...(parts ? [parts.colour, parts.alpha] : [])].filter((path) => path !== undefined);
+  const webmByFfmpeg = overlay?.webmByFfmpeg;
   let result: Awaited<ReturnType<typeof pipeCaptionFrames>>;
   try {
     result = await pipeCaptionFrames({
       args: ffmpegArgs(options, band, webmByFfmpeg),
       ...(webmByFfmpeg && { alphaTrack: { keyIntervalMs: OVERLAY_WEBM_KEY_INTERVAL_MS } }),
-      sinks: [webm, mov].filter((sink) => sink !== undefined),
+      sinks: overlay?.sinks ?? [],
       band,
       painter: new CaptionPainter(style, band, animation),
       batches: frames(),
-      outputPaths,
+      outputPaths: [options.outputPath, webmByFfmpeg?.colour, webmByFfmpeg?.alpha].filter((path) => path !== undefined),
       signal: options.signal,
       logger,
       ffmpegBinary: options.ffmpegBinary,
@@ -145,19 +135,9 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
         else if (seconds !== null) options.onProgress(Math.min(1, seconds / media.durationSeconds));
       },
     });
-    if (options.overlay && parts && mov) {
-      try {
-        await webm?.finish();
-        const tools = { ffmpegBinary: options.ffmpegBinary, signal: options.signal };
-        const muxed = await writeAlphaWebm({ colour: parts.colour, alpha: parts.alpha, webm: options.overlay.webmPath }, tools);
-        const { tiles } = await mov.finish();
-        logger?.info({ colour_frames: muxed.colourFrames, alpha_frames: muxed.alphaFrames, mov_tiles: tiles, webm_in_process: webm !== undefined }, "overlay muxed");
-      } finally {
-        await Promise.all([parts.colour, parts.alpha].map((path) => rm(path, { force: true })));
-      }
-    }
+    await overlay?.finish();
   } finally {
-    await Promise.all([webm?.close(), mov?.close()]);
+    await overlay?.close();
   }
   logger?.info({ frames_drawn: result.framesDrawn, paint_ms: Math.round(result.paintMs), band_width: band.width, band_height: band.height }, "captioned video rendered");
   return result;
