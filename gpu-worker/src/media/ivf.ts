@@ -1,3 +1,5 @@
+import { open, type FileHandle } from "node:fs/promises";
+
 // IVF, the bare container ffmpeg writes VP8/VP9 frames to: a 32-byte file header, then each frame as a 12-byte
 // header (its size, its time in the file's time base) and its bytes.
 
@@ -65,4 +67,43 @@ export function ivfFrameHeader(frame: IvfFrame): Buffer {
   header.writeUInt32LE(frame.data.length, 0);
   header.writeBigInt64LE(BigInt(frame.pts), 4);
   return header;
+}
+
+/** An IVF file written a frame at a time; its header's frame count is written when it is closed. */
+export class IvfWriter {
+  readonly #file: FileHandle;
+  readonly #info: Omit<IvfFile, "frames">;
+  #position = FILE_HEADER;
+  #frames = 0;
+
+  private constructor(file: FileHandle, info: Omit<IvfFile, "frames">) {
+    this.#file = file;
+    this.#info = info;
+  }
+
+  static async create(path: string, info: Omit<IvfFile, "frames">): Promise<IvfWriter> {
+    const writer = new IvfWriter(await open(path, "w"), info);
+    await writer.#file.write(ivfHeader(info, 0), 0, FILE_HEADER, 0);
+    return writer;
+  }
+
+  get frames(): number {
+    return this.#frames;
+  }
+
+  async append(frame: IvfFrame): Promise<void> {
+    const bytes = Buffer.concat([ivfFrameHeader(frame), frame.data]);
+    await this.#file.write(bytes, 0, bytes.length, this.#position);
+    this.#position += bytes.length;
+    this.#frames++;
+  }
+
+  /** Writes the frame count and closes the file. */
+  async close(): Promise<void> {
+    try {
+      await this.#file.write(ivfHeader(this.#info, this.#frames), 0, FILE_HEADER, 0);
+    } finally {
+      await this.#file.close();
+    }
+  }
 }

@@ -20,16 +20,16 @@ export interface PipedFrame {
   send?: false;
 }
 
-/** What else takes the caption pictures as they are painted and sent (the overlay's MOV). */
+/** What else takes the caption pictures as they are painted and sent (the overlay's own encoders). */
 export interface CaptionFrameSink {
   painted(patch: PixelPatch): void;
-  /** The picture as it stands shows from `ptsMs`; resolves once taken, so the picture may change again. */
-  sent(ptsMs: number): Promise<void>;
+  /** The band's picture as it stands shows from `ptsMs`; resolves once taken, so the picture may change again. */
+  sent(ptsMs: number, picture: YuvaPicture): Promise<void>;
 }
 
 export interface CaptionPipeOptions {
-  /** ffmpeg's arguments; the caption stream is its Matroska input `pipe:0`. */
-  args: string[];
+  /** ffmpeg's arguments, the caption stream being its Matroska input `pipe:0`; none: no ffmpeg, the sinks alone. */
+  args?: string[];
   band: Band;
   painter: CaptionPainter;
   /** The frames in order, in batches as they become known. */
@@ -60,7 +60,7 @@ export async function pipeCaptionFrames(options: CaptionPipeOptions): Promise<{ 
   signal?.throwIfAborted();
   // Also stops ffmpeg when drawing fails here, not only when the caller aborts.
   const stop = new AbortController();
-  const ffmpeg = spawnFfmpeg({
+  const ffmpeg = options.args && spawnFfmpeg({
     binary: options.ffmpegBinary,
     signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
     logger: options.logger,
@@ -68,12 +68,10 @@ export async function pipeCaptionFrames(options: CaptionPipeOptions): Promise<{ 
     onProgress: options.onProgress && ((p) => options.onProgress!(p.outTimeSeconds, p.done)),
   });
   // ffmpeg may exit (failure, abort) while frames are still being written; its exit status tells why.
-  ffmpeg.stdin.on("error", () => undefined);
+  ffmpeg?.stdin.on("error", () => undefined);
   let exited = false;
-  const exit = ffmpeg.done.then(
-    () => (exited = true),
-    () => (exited = true),
-  );
+  const exit = ffmpeg ? ffmpeg.done.then(() => (exited = true), () => (exited = true)) : new Promise<never>(() => undefined);
+  const send = (chunks: readonly Buffer[]) => (ffmpeg ? write(ffmpeg.stdin, chunks, exit) : Promise.resolve());
 
   let framesDrawn = 0;
   // Drawing and converting caption pictures, for the benchmark's frames-per-second figure.
@@ -83,7 +81,7 @@ export async function pipeCaptionFrames(options: CaptionPipeOptions): Promise<{ 
     const picture = new YuvaPicture(band.width, band.height);
     const alphaTrack = options.alphaTrack && new AlphaTrack(options.alphaTrack.keyIntervalMs);
     const alphaPlane = picture.bytes.subarray(picture.bytes.length - band.width * band.height);
-    await write(ffmpeg.stdin, [matroskaHeader(band, { alphaTrack: alphaTrack !== undefined })], exit);
+    await send([matroskaHeader(band, { alphaTrack: alphaTrack !== undefined })]);
     // A failed ffmpeg ends the wait for frames still to come (cues still being recognised).
     for await (const batch of untilSettled(options.batches, exit)) {
       for (const frame of batch) {
@@ -98,19 +96,21 @@ export async function pipeCaptionFrames(options: CaptionPipeOptions): Promise<{ 
         paintMs += performance.now() - paintStarted;
         // Resolves once ffmpeg has the bytes, so the picture may change again.
         if (frame.send !== false) {
-          const chunks = writer.frame(frame.ptsMs, picture.bytes);
-          if (alphaTrack?.take(frame.ptsMs, alphaPlane)) chunks.push(...writer.alpha(alphaPlane));
-          await Promise.all([write(ffmpeg.stdin, chunks, exit), ...sinks.map((sink) => sink.sent(frame.ptsMs))]);
+          const chunks = ffmpeg ? writer.frame(frame.ptsMs, picture.bytes) : [];
+          if (ffmpeg && alphaTrack?.take(frame.ptsMs, alphaPlane)) chunks.push(...writer.alpha(alphaPlane));
+          await Promise.all([send(chunks), ...sinks.map((sink) => sink.sent(frame.ptsMs, picture))]);
+          if (!ffmpeg) options.onProgress?.(frame.ptsMs / 1000, false);
         }
         // Skia's pixel buffers are freed by finalizers that only run when the loop yields.
         await yieldToEventLoop();
       }
     }
-    if (!exited) ffmpeg.stdin.end();
-    await ffmpeg.done;
+    if (ffmpeg && !exited) ffmpeg.stdin.end();
+    await ffmpeg?.done;
+    if (!ffmpeg) options.onProgress?.(null, true);
   } catch (error) {
     stop.abort(error);
-    await ffmpeg.done.catch(() => undefined);
+    await ffmpeg?.done.catch(() => undefined);
     await Promise.all(options.outputPaths.map((path) => rm(path, { force: true })));
     if (signal?.aborted) throw signal.reason;
     if (error instanceof FfmpegError && !error.notStarted) {

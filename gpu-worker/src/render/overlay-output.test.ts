@@ -158,6 +158,19 @@ test("the MOV shows the caption stream's pictures frame for frame: the same alph
   assert.deepEqual(changes(mov), changes(piped));
 });
 
+test("where libvpx cannot be loaded in the process, ffmpeg encodes the WebM: the very same alpha, colours within VP9's loss", async () => {
+  const byFfmpeg = { webmPath: join(dir, "by-ffmpeg.webm"), movPath: join(dir, "by-ffmpeg.mov") };
+  await renderCaptionedVideo({ inputPath: source, overlay: byFfmpeg, cues, style, media, encoder: LOSSLESS_ENCODER, libvpx: { sonames: ["libvpx-not-installed.so.0"] } });
+  const alpha = (path: string) => raw(["-c:v", "libvpx-vp9", "-i", path, "-vf", "alphaextract"], "gray");
+  assert.ok((await alpha(byFfmpeg.webmPath)).equals(await alpha(paths.webm)));
+  const [composite, burned] = await Promise.all([
+    raw(["-i", source, "-c:v", "libvpx-vp9", "-i", byFfmpeg.webmPath, "-filter_complex", "[0:v][1:v]overlay=alpha=straight:eof_action=pass[v]", "-map", "[v]"]),
+    raw(["-i", paths.burned, "-map", "0:v"]),
+  ]);
+  const { mean, largest } = bandLumaDelta(composite, burned);
+  assert.ok(mean < 0.5 && largest <= 40, `luma differs by ${mean.toFixed(3)} on average, ${largest} at most`);
+});
+
 test("frame rates as fractions: NTSC rates exactly, whole rates as they are", () => {
   assert.deepEqual(frameRateFraction(30000 / 1001), { num: 30000, den: 1001 });
   assert.deepEqual(frameRateFraction(24000 / 1001), { num: 24000, den: 1001 });

@@ -1,10 +1,10 @@
-import { rm } from "node:fs/promises";
 import type { Logger } from "pino";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import type { H264Encoder } from "../media/h264-encoder.ts";
 import { HDR_TO_SDR_FILTER, isHdr, SDR_BT709_TAGS } from "../media/dynamic-range.ts";
 import type { MediaInfo } from "../media/media-info.ts";
 import type { VideoDecoder } from "../media/video-decoder.ts";
+import type { LibvpxChoice } from "../media/vp9-encoder.ts";
 import { limitArg, sourceInputArgs } from "../media/source-input.ts";
 import { animationFor } from "./animations/animation-for.ts";
 import { bandFor, type Band } from "./band-layout.ts";
@@ -14,9 +14,8 @@ import { pipeCaptionFrames, type PipedFrame } from "./caption-pipe.ts";
 import { skiaFontMeasure, type FontMeasure } from "./font-measure.ts";
 import type { Cue } from "./cue-builder.ts";
 import { FrameSchedule, type ScheduledFrame } from "./frame-schedule.ts";
-import { writeAlphaWebm } from "../media/vp9-alpha-webm.ts";
-import { OverlayMov } from "./overlay-mov.ts";
-import { frameRateFraction, OVERLAY_WEBM_KEY_INTERVAL_MS, overlayGraph, overlayOutputArgs, overlayParts, type OverlayOutputs, type OverlayParts } from "./overlay-output.ts";
+import { OverlayEncoders } from "./overlay-encoders.ts";
+import { OVERLAY_WEBM_KEY_INTERVAL_MS, overlayGraph, overlayOutputArgs, type OverlayOutputs, type OverlayParts } from "./overlay-output.ts";
 import { styleBand } from "./style-band.ts";
 
 /**
@@ -43,6 +42,8 @@ export type RenderVideoOptions = CaptionCues & {
   onProgress?: (fraction: number) => void;
   logger?: Logger;
   ffmpegBinary?: string;
+  /** Which libvpx the overlay WebM is encoded with in this process; one that cannot be loaded leaves it to ffmpeg. */
+  libvpx?: LibvpxChoice;
 };
 
 /** Cues laid out on the frame (those that show anything before the end), and the band that holds them all. */
@@ -105,28 +106,26 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
     }
     yield piped(schedule.finish({ holdLastFrame: options.overlay !== undefined }));
   };
-  // The WebM is first its colour and alpha streams apart; the MOV is made from the tiles each picture changes.
-  const parts = options.overlay && overlayParts(options.overlay);
-  const mov = options.overlay && new OverlayMov({
+  const overlay = options.overlay && new OverlayEncoders(options.overlay, {
     media,
     band,
-    rate: { frames: frameCount(media), frameRate: frameRateFraction(media.frameRate) },
-    path: options.overlay.movPath,
+    frames: frameCount(media),
     ffmpegBinary: options.ffmpegBinary,
     signal: options.signal,
     logger,
+    libvpx: options.libvpx,
   });
-  const outputPaths = [options.outputPath, ...(parts ? [parts.colour, parts.alpha] : [])].filter((path) => path !== undefined);
+  const webmByFfmpeg = overlay?.webmByFfmpeg;
   let result: Awaited<ReturnType<typeof pipeCaptionFrames>>;
   try {
     result = await pipeCaptionFrames({
-      args: ffmpegArgs(options, band, parts),
-      ...(parts && { alphaTrack: { keyIntervalMs: OVERLAY_WEBM_KEY_INTERVAL_MS } }),
-      ...(mov && { sinks: [mov] }),
+      args: ffmpegArgs(options, band, webmByFfmpeg),
+      ...(webmByFfmpeg && { alphaTrack: { keyIntervalMs: OVERLAY_WEBM_KEY_INTERVAL_MS } }),
+      sinks: overlay?.sinks ?? [],
       band,
       painter: new CaptionPainter(style, band, animation),
       batches: frames(),
-      outputPaths,
+      outputPaths: [options.outputPath, webmByFfmpeg?.colour, webmByFfmpeg?.alpha].filter((path) => path !== undefined),
       signal: options.signal,
       logger,
       ffmpegBinary: options.ffmpegBinary,
@@ -136,18 +135,9 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
         else if (seconds !== null) options.onProgress(Math.min(1, seconds / media.durationSeconds));
       },
     });
-    if (options.overlay && parts && mov) {
-      try {
-        const tools = { ffmpegBinary: options.ffmpegBinary, signal: options.signal };
-        const webm = await writeAlphaWebm({ colour: parts.colour, alpha: parts.alpha, webm: options.overlay.webmPath }, tools);
-        const { tiles } = await mov.finish();
-        logger?.info({ colour_frames: webm.colourFrames, alpha_frames: webm.alphaFrames, mov_tiles: tiles }, "overlay muxed");
-      } finally {
-        await Promise.all([parts.colour, parts.alpha].map((path) => rm(path, { force: true })));
-      }
-    }
+    await overlay?.finish();
   } finally {
-    await mov?.close();
+    await overlay?.close();
   }
   logger?.info({ frames_drawn: result.framesDrawn, paint_ms: Math.round(result.paintMs), band_width: band.width, band_height: band.height }, "captioned video rendered");
   return result;
@@ -172,9 +162,12 @@ export function sourcePicture(media: Pick<MediaInfo, "videoStreamIndex" | "color
 /** Frames of a constant-rate video as long as the source, from its first frame. */
 export const frameCount = (media: Pick<MediaInfo, "durationSeconds" | "frameRate">): number => Math.max(1, Math.round(media.durationSeconds * media.frameRate));
 
-function ffmpegArgs(options: RenderVideoOptions, band: Band, parts: OverlayParts | undefined): string[] {
-  const { media, overlay } = options;
+/** ffmpeg's arguments for the burned video and, given `parts`, the overlay WebM's streams; none when it has neither to do. */
+function ffmpegArgs(options: RenderVideoOptions, band: Band, parts: OverlayParts | undefined): string[] | undefined {
+  const { media } = options;
   const burned = options.outputPath;
+  if (burned === undefined && parts === undefined) return undefined;
+  const overlay = parts;
   // The source, when there is one to burn into, is input 0 (as it always was); the caption stream follows.
   const input = burned === undefined ? 0 : 1;
   const captions = `[${input}:v:0]`;
