@@ -129,6 +129,8 @@ export class Vp9Encoder {
   private readonly ctx: Pointer;
   private busy = false;
   private closed = false;
+  /** close() was called during an encode: the encoder is freed once libvpx is done with it. */
+  private closing = false;
 
   constructor(lib: Libvpx, ctx: Pointer, options: Vp9EncoderOptions) {
     this.lib = lib;
@@ -175,7 +177,7 @@ export class Vp9Encoder {
    * frame's bytes are read until the promise settles: the caller must not write them before. One call at a time.
    */
   async encode(i420: Uint8Array, ptsMs: number, options: EncodeFrameOptions): Promise<Vp9Packet[]> {
-    if (this.closed) throw new Error("the VP9 encoder is closed");
+    if (this.closed || this.closing) throw new Error("the VP9 encoder is closed");
     if (this.busy) throw new Error("the VP9 encoder is already encoding a frame");
     if (i420.length !== this.frameBytes) throw new RangeError(`expected an I420 frame of ${this.frameBytes} bytes, got ${i420.length}`);
     if (!Number.isSafeInteger(ptsMs)) throw new RangeError(`frame time must be whole milliseconds, got ${ptsMs}`);
@@ -204,6 +206,7 @@ export class Vp9Encoder {
       return this.packets();
     } finally {
       this.busy = false;
+      if (this.closing) this.close();
     }
   }
 
@@ -221,10 +224,16 @@ export class Vp9Encoder {
     return packets;
   }
 
-  /** Frees the encoder (idempotent); refused while a frame is being encoded. */
+  /**
+   * Frees the encoder (idempotent). During an encode (a render aborted while libvpx codes a frame on its thread)
+   * the encoder is freed once that frame is done; no frame is taken after this call either way.
+   */
   close(): void {
     if (this.closed) return;
-    if (this.busy) throw new Error("the VP9 encoder cannot close while encoding a frame");
+    if (this.busy) {
+      this.closing = true;
+      return;
+    }
     this.closed = true;
     this.lib.vpx_codec_destroy(this.ctx);
     for (const pointer of [this.ctx, this.image, this.iterator, this.mapBytes, this.activeMap, this.noMap]) koffi.free(pointer);
