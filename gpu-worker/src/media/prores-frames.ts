@@ -88,6 +88,11 @@ const popcount = (n: number): number => (n === 0 ? 0 : (n & 1) + popcount(n >> 1
  * the frame the encoder writes for the picture those slices were cut from.
  */
 export function assembleProresFrame(base: ProresFrame, slices: readonly Buffer[]): Buffer {
+  return Buffer.concat(proresFrameParts(base, slices));
+}
+
+/** assembleProresFrame's bytes in the pieces they are made of, to be written as they are. */
+export function proresFrameParts(base: ProresFrame, slices: readonly Buffer[]): Buffer[] {
   if (slices.length !== base.slices.length) throw new Error(`${slices.length} slices for a frame of ${base.slices.length}`);
   const pictureHeader = Buffer.alloc(PICTURE_HEADER_SIZE + 2 * slices.length);
   const dataSize = slices.reduce((sum, slice) => sum + slice.length, 0);
@@ -99,5 +104,5 @@ export function assembleProresFrame(base: ProresFrame, slices: readonly Buffer[]
   const frameHead = Buffer.alloc(8);
   frameHead.writeUInt32BE(8 + base.header.length + pictureHeader.length + dataSize, 0);
   frameHead.write("icpf", 4, "latin1");
-  return Buffer.concat([frameHead, base.header, pictureHeader, ...slices]);
+  return [frameHead, base.header, pictureHeader, ...slices];
 }

@@ -34,20 +34,22 @@ export class ProresTileEncoder {
       signal: options.signal,
       logger: options.logger,
       args: ["-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuva444p", "-s", `${width}x${PRORES_SLICE_ROW}`, "-framerate", "1",
-        "-i", "pipe:0", ...PRORES_4444_ARGS, "-f", "rawvideo", path],
+        // One thread: a tile is one slice, and slice threads only cost each frame their handing over.
+        "-i", "pipe:0", ...PRORES_4444_ARGS, "-threads", "1", "-f", "rawvideo", path],
     });
     this.#ffmpeg.stdin.on("error", () => undefined);
     void this.#ffmpeg.done.then(() => (this.#exited = true), () => (this.#exited = true));
   }
 
-  /** Resolves once ffmpeg has the tile's bytes; rejects when ffmpeg has failed. */
-  async encode(picture: Buffer): Promise<void> {
-    if (picture.length !== 4 * PRORES_SLICE_ROW * this.width) throw new RangeError(`${picture.length} bytes are no ${this.width}-wide tile`);
+  /** Resolves once ffmpeg has the tiles' bytes (one or more tiles, one after another); rejects when ffmpeg has failed. */
+  async encode(pictures: Buffer): Promise<void> {
+    const tile = 4 * PRORES_SLICE_ROW * this.width;
+    if (pictures.length === 0 || pictures.length % tile !== 0) throw new RangeError(`${pictures.length} bytes are no ${this.width}-wide tiles`);
     if (this.#exited) {
       await this.#ffmpeg.done;
       throw new Error("the ProRes tile encoder has exited");
     }
-    await Promise.race([new Promise<void>((resolve) => this.#ffmpeg.stdin.write(picture, () => resolve())), this.#ffmpeg.done]);
+    await Promise.race([new Promise<void>((resolve) => this.#ffmpeg.stdin.write(pictures, () => resolve())), this.#ffmpeg.done]);
   }
 
   /** No more tiles: resolves when every frame is written. */

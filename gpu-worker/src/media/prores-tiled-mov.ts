@@ -1,7 +1,7 @@
 import { open, rm } from "node:fs/promises";
 import { constantRateMoov, readMovieBox, readSamples, required, type ConstantRate, type StoredSample } from "./constant-rate-mov.ts";
 import { findBox, serializeBox } from "./mov-boxes.ts";
-import { assembleProresFrame, parseProresFrame, type TileColumn } from "./prores-frames.ts";
+import { parseProresFrame, proresFrameParts, type TileColumn } from "./prores-frames.ts";
 import { readProresFrames } from "./prores-tile-encoder.ts";
 
 // The overlay's ProRes movie put together from tiles coded apart (media/prores-frames.ts): a frame of the
@@ -42,9 +42,9 @@ export async function writeTiledMov(source: TiledMovSource, targetPath: string, 
     if (slicesPerRow !== base.slicesPerRow) throw new Error(`tiles of ${slicesPerRow} slices a row for a frame of ${base.slicesPerRow}`);
     const slices = [...base.slices];
     let position = 0;
-    const append = async (bytes: Buffer) => {
-      await out.write(bytes, 0, bytes.length, position);
-      position += bytes.length;
+    const append = async (...parts: Buffer[]) => {
+      await out.writev(parts, position);
+      position += parts.reduce((sum, part) => sum + part.length, 0);
     };
     for (const box of movie.before.filter((b) => b.type !== "mdat" && b.type !== "wide")) await append(await readExtent(template, box));
     // 16 bytes for the media data header: a 'wide' box and a 32-bit 'mdat' header, or one 64-bit header.
@@ -52,9 +52,9 @@ export async function writeTiledMov(source: TiledMovSource, targetPath: string, 
     await append(Buffer.alloc(16));
     const stored: StoredSample[] = [];
     if (source.changes[0]?.frame !== 0) {
-      const empty = assembleProresFrame(base, slices);
-      stored.push({ offset: position, size: empty.length, frame: 0 });
-      await append(empty);
+      const at = position;
+      await append(...proresFrameParts(base, slices));
+      stored.push({ offset: at, size: position - at, frame: 0 });
     }
     for (const change of source.changes) {
       signal?.throwIfAborted();
@@ -71,9 +71,9 @@ export async function writeTiledMov(source: TiledMovSource, targetPath: string, 
       }
       if (stored.length > 0 && change.tiles.length === 0) continue;
       if (stored.at(-1)?.frame === change.frame) stored.pop();
-      const frame = assembleProresFrame(base, slices);
-      stored.push({ offset: position, size: frame.length, frame: change.frame });
-      await append(frame);
+      const at = position;
+      await append(...proresFrameParts(base, slices));
+      stored.push({ offset: at, size: position - at, frame: change.frame });
     }
     await out.write(mediaDataHeader(position - mdatAt), 0, 16, mdatAt);
     await append(serializeBox(constantRateMoov(movie.moov, rate, stored)));

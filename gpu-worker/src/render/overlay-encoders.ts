@@ -59,7 +59,8 @@ export class OverlayEncoders {
     const { ffmpegBinary, signal, logger } = this.#options;
     const webm = await writeAlphaWebm({ ...this.parts, webm: this.#overlay.webmPath }, { ffmpegBinary, signal });
     const { tiles } = await this.#mov.finish();
-    logger?.info({ colour_frames: webm.colourFrames, alpha_frames: webm.alphaFrames, mov_tiles: tiles, webm_in_process: this.#webm !== undefined }, "overlay muxed");
+    const coded = this.#webm && { colour_coded: this.#webm.coded.colour, alpha_coded: this.#webm.coded.alpha };
+    logger?.info({ colour_frames: webm.colourFrames, alpha_frames: webm.alphaFrames, ...coded, mov_tiles: tiles }, "overlay muxed");
   }
 
   /** Frees the encoders and removes the intermediate files, after finish or instead of it. */

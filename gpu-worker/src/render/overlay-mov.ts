@@ -48,10 +48,14 @@ export class OverlayMov implements CaptionFrameSink {
     const tiles = this.#strip.takeChanged();
     if (frame >= this.#options.rate.frames) return;
     this.#changes.push({ frame, tiles: tiles.map(({ row, column }) => ({ row, column })) });
+    // A write a tile width: the tiles of each width go to their encoder in the order of the changes.
+    const widths = new Map<number, Buffer[]>();
     for (const tile of tiles) {
-      await this.#encoder(this.#strip.columns[tile.column]!.width).encode(tile.picture);
-      this.#tiles++;
+      const width = this.#strip.columns[tile.column]!.width;
+      widths.set(width, [...(widths.get(width) ?? []), tile.picture]);
     }
+    await Promise.all([...widths].map(([width, pictures]) => this.#encoder(width).encode(Buffer.concat(pictures))));
+    this.#tiles += tiles.length;
   }
 
   /** Every picture sent: writes the movie. */

@@ -42,6 +42,8 @@ export class OverlayWebm implements CaptionFrameSink {
   #writers: Promise<{ colour: IvfWriter; alpha: IvfWriter }> | undefined;
   #dirty: PixelArea | null = null;
   #closed = false;
+  /** Frames libvpx coded, a stream each (the others showed their last frame again). */
+  readonly coded = { colour: 0, alpha: 0 };
   #lastKeyMs: number | null = null;
 
   /** The encoders, or why libvpx cannot be used in this process. */
@@ -81,8 +83,13 @@ export class OverlayWebm implements CaptionFrameSink {
     if (key) this.#lastKeyMs = ptsMs;
     const changed = this.#update(picture);
     const shown = [{ pts: ptsMs, data: SHOW_LAST_VP9_FRAME }];
-    const colour = key || changed.colour ? await this.#colour.encode(this.#frames.colour, ptsMs, { key, active: this.#maps.colour }) : shown;
-    const alpha = key || changed.alpha ? await this.#alpha.encode(this.#frames.alpha, ptsMs, { key, active: this.#maps.alpha }) : [];
+    if (key || changed.colour) this.coded.colour++;
+    if (key || changed.alpha) this.coded.alpha++;
+    // The two encoders run on two of libuv's threads at once.
+    const [colour, alpha] = await Promise.all([
+      key || changed.colour ? this.#colour.encode(this.#frames.colour, ptsMs, { key, active: this.#maps.colour }) : shown,
+      key || changed.alpha ? this.#alpha.encode(this.#frames.alpha, ptsMs, { key, active: this.#maps.alpha }) : [],
+    ]);
     for (const packet of colour) await writers.colour.append({ pts: packet.pts, data: packet.data });
     for (const packet of alpha) await writers.alpha.append({ pts: packet.pts, data: packet.data });
   }

@@ -99,9 +99,9 @@ export class Yuva444Strip {
     for (let row = Math.floor(dirty.top / PRORES_SLICE_ROW); row < Math.ceil(dirty.bottom / PRORES_SLICE_ROW); row++) {
       this.columns.forEach((column, index) => {
         if (column.x >= dirty.right || column.x + column.width <= dirty.left) return;
-        const picture = this.#tilePicture(row, column);
         const slot = row * this.columns.length + index;
-        if ((this.#taken[slot] ?? this.#emptyTile(column)).equals(picture)) return;
+        if (this.#holds(row, column, this.#taken[slot] ?? this.#emptyTile(column))) return;
+        const picture = this.#tilePicture(row, column);
         this.#taken[slot] = picture;
         changed.push({ row: this.#firstRow + row, column: index, picture });
       });
@@ -121,6 +121,18 @@ export class Yuva444Strip {
       }
     }
     return picture;
+  }
+
+  /** Whether the tile's pixels are `picture` (#tilePicture's layout), compared where they lie. */
+  #holds(row: number, column: TileColumn, picture: Buffer): boolean {
+    let at = 0;
+    for (const plane of this.#planes) {
+      for (let k = 0; k < PRORES_SLICE_ROW; k++, at += column.width) {
+        const from = Math.min(row * PRORES_SLICE_ROW + k, this.#lastPixelRow) * this.#width + column.x;
+        if (Buffer.compare(plane.subarray(from, from + column.width), picture.subarray(at, at + column.width)) !== 0) return false;
+      }
+    }
+    return true;
   }
 
   #emptyTile(column: TileColumn): Buffer {
