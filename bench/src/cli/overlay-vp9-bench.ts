@@ -7,7 +7,7 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout } from "node:timers/promises";
 import {
-  emptyActiveMap, ivfFrameHeader, ivfHeader, openVp9Encoder, updateBandI420, updatePlane, type Vp9Encoder, type Vp9Packet,
+  ivfFrameHeader, ivfHeader, openVp9Encoder, updateBandI420, updatePlane, type Vp9Encoder, type Vp9Packet,
 } from "@caption/gpu-worker/media";
 import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
 import { parseCommandLine } from "@caption/shared/runtime/command-line";
@@ -97,7 +97,8 @@ async function inProcess(frames: Iterable<BandFrame>, dir: string): Promise<Reco
       if (!(stream === "colour" ? frame.colourChanged : frame.alphaChanged)) continue;
       const started = cpuMs();
       // The band written into the whole frame, the blocks whose bytes change marked as it goes.
-      const { map, cols } = emptyActiveMap(FRAME.width, FRAME.height);
+      const cols = (FRAME.width + 15) >> 4;
+      const map = new Uint8Array(((FRAME.height + 15) >> 4) * cols);
       const { band } = frame;
       const whole = { x: 0, y: 0, width: band.width, height: band.height };
       if (stream === "colour") updateBandI420(buffers.colour, FRAME, band, { ...band, data: frame.yuv }, whole, map);
