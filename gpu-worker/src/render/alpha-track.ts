@@ -7,9 +7,9 @@
 // the two encoders choose the very same frames: a player seeking to a colour key frame finds an alpha key frame
 // beside it, and between key frames the alpha is coded as inter frames (a glow changes it every frame).
 
-export class AlphaTrack {
+/** The overlay WebM's key frame rule: the first frame, then the first frame at least `keyIntervalMs` after the last key frame. */
+export class KeyFrameRule {
   readonly #keyIntervalMs: number;
-  #last: Buffer | null = null;
   #lastKeyMs: number | null = null;
 
   constructor(keyIntervalMs: number) {
@@ -17,10 +17,25 @@ export class AlphaTrack {
     this.#keyIntervalMs = keyIntervalMs;
   }
 
-  /** Whether the frame sent at `ptsMs`, with this alpha plane, must carry it (a copy is kept to compare the next with). */
-  take(ptsMs: number, plane: Uint8Array): boolean {
+  /** Whether the frame sent at `ptsMs` (frames in order) is a key frame. */
+  next(ptsMs: number): boolean {
     const key = this.#lastKeyMs === null || ptsMs >= this.#lastKeyMs + this.#keyIntervalMs;
     if (key) this.#lastKeyMs = ptsMs;
+    return key;
+  }
+}
+
+export class AlphaTrack {
+  readonly #keys: KeyFrameRule;
+  #last: Buffer | null = null;
+
+  constructor(keyIntervalMs: number) {
+    this.#keys = new KeyFrameRule(keyIntervalMs);
+  }
+
+  /** Whether the frame sent at `ptsMs`, with this alpha plane, must carry it (a copy is kept to compare the next with). */
+  take(ptsMs: number, plane: Uint8Array): boolean {
+    const key = this.#keys.next(ptsMs);
     if (!key && this.#last !== null && this.#last.equals(plane)) return false;
     if (this.#last === null || this.#last.length !== plane.byteLength) this.#last = Buffer.alloc(plane.byteLength);
     this.#last.set(plane);

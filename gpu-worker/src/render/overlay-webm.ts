@@ -2,6 +2,7 @@ import { blankI420, updateBandI420, updatePlane } from "../media/i420-canvas.ts"
 import { IvfWriter } from "../media/ivf.ts";
 import { SHOW_LAST_VP9_FRAME } from "../media/vp9-alpha-webm.ts";
 import { openVp9Encoder, type LibvpxChoice, type Vp9Encoder } from "../media/vp9-encoder.ts";
+import { KeyFrameRule } from "./alpha-track.ts";
 import type { Band, PixelArea } from "./band-layout.ts";
 import type { CaptionFrameSink } from "./caption-pipe.ts";
 import type { PixelPatch, YuvaPicture } from "./yuva-picture.ts";
@@ -39,12 +40,12 @@ export class OverlayWebm implements CaptionFrameSink {
   readonly #alpha: Vp9Encoder;
   readonly #frames: { colour: Uint8Array; alpha: Uint8Array };
   readonly #maps: { colour: Uint8Array; alpha: Uint8Array };
+  readonly #keys: KeyFrameRule;
   #writers: Promise<{ colour: IvfWriter; alpha: IvfWriter }> | undefined;
   #dirty: PixelArea | null = null;
   #closed = false;
   /** Frames libvpx coded, a stream each (the others showed their last frame again). */
   readonly coded = { colour: 0, alpha: 0 };
-  #lastKeyMs: number | null = null;
 
   /** The encoders, or why libvpx cannot be used in this process. */
   static open(options: OverlayWebmOptions): { webm: OverlayWebm; reason?: undefined } | { webm?: undefined; reason: string } {
@@ -66,6 +67,7 @@ export class OverlayWebm implements CaptionFrameSink {
     const { width, height } = options.media;
     this.#frames = { colour: blankI420(width, height, COLOUR_CANVAS), alpha: blankI420(width, height, ALPHA_CANVAS) };
     this.#maps = { colour: new Uint8Array(colour.rows * colour.cols), alpha: new Uint8Array(alpha.rows * alpha.cols) };
+    this.#keys = new KeyFrameRule(options.keyIntervalMs);
   }
 
   painted(patch: PixelPatch): void {
@@ -79,8 +81,8 @@ export class OverlayWebm implements CaptionFrameSink {
     // As ffmpeg's -t cuts the video: nothing from its end on.
     if (ptsMs >= Math.ceil(this.#options.media.durationSeconds * 1000)) return;
     const writers = await (this.#writers ??= this.#openWriters());
-    const key = this.#lastKeyMs === null || ptsMs >= this.#lastKeyMs + this.#options.keyIntervalMs;
-    if (key) this.#lastKeyMs = ptsMs;
+    // The key frames of the alpha track ffmpeg is given otherwise (render/alpha-track.ts).
+    const key = this.#keys.next(ptsMs);
     const changed = this.#update(picture);
     const shown = [{ pts: ptsMs, data: SHOW_LAST_VP9_FRAME }];
     if (key || changed.colour) this.coded.colour++;
