@@ -3,11 +3,11 @@
 // in-process with an active map (media/vp9-encoder.ts: only the 16×16 blocks that changed are coded), on the frames
 // the real painter makes of a caption. A benchmark, not a test: prints the ratios and exits 0.
 import { spawn } from "node:child_process";
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout } from "node:timers/promises";
 import {
-  ivfFrameHeader, ivfHeader, openVp9Encoder, updateBandI420, updatePlane, type Vp9Encoder, type Vp9Packet,
+  IvfWriter, openVp9Encoder, updateBandI420, updatePlane, type Vp9Encoder, type Vp9Packet,
 } from "@caption/gpu-worker/media";
 import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
 import { parseCommandLine } from "@caption/shared/runtime/command-line";
@@ -112,10 +112,11 @@ async function inProcess(frames: Iterable<BandFrame>, dir: string): Promise<Reco
   }
   for (const stream of ["colour", "alpha"] as const) {
     encoders[stream].close();
-    const header = ivfHeader({ fourcc: "VP90", ...FRAME, timeBase: { num: 1, den: 1000 } }, packets[stream].length);
-    const file = Buffer.concat([header, ...packets[stream].flatMap((p) => [ivfFrameHeader(p), p.data])]);
-    await writeFile(path.join(dir, `ours-${stream}.ivf`), file);
-    measured[stream].bytes = file.length;
+    const file = path.join(dir, `ours-${stream}.ivf`);
+    const writer = await IvfWriter.create(file, { fourcc: "VP90", ...FRAME, timeBase: { num: 1, den: 1000 } });
+    for (const packet of packets[stream]) await writer.append(packet);
+    await writer.close();
+    measured[stream].bytes = (await stat(file)).size;
   }
   return measured;
 }

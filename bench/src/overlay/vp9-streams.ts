@@ -1,5 +1,5 @@
 import { captionsInFrame, captionTimeline } from "@caption/gpu-worker/render";
-import { blankI420, copyBandI420, copyPlane } from "@caption/gpu-worker/media";
+import { blankI420, updateBandI420, updatePlane } from "@caption/gpu-worker/media";
 import type { PresetId } from "@caption/shared/api/preset";
 import { wordsOfText } from "@caption/shared/preview/preview-timeline";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
@@ -49,8 +49,12 @@ export function* bandFrames(preset: PresetId, seconds: number): Generator<BandFr
 
 /** The whole colour and alpha frames that `frame` is, written into `colour` and `alpha` (blankFrames' buffers). */
 export function placeBand(frame: BandFrame, colour: Uint8Array, alpha: Uint8Array): void {
-  copyBandI420(colour, FRAME, frame.band, { width: frame.band.width, height: frame.band.height, data: frame.yuv });
-  copyPlane(alpha, FRAME.width, 0, frame.band, frame.alpha);
+  const { band } = frame;
+  // Whole frames for ffmpeg: the blocks that changed are not needed.
+  const cols = (FRAME.width + 15) >> 4;
+  const map = new Uint8Array(((FRAME.height + 15) >> 4) * cols);
+  updateBandI420(colour, FRAME, band, { ...band, data: frame.yuv }, { x: 0, y: 0, width: band.width, height: band.height }, map);
+  updatePlane({ frame: alpha, offset: 0, width: FRAME.width }, band, { data: frame.alpha, offset: 0, stride: band.width }, { map, cols, blockSize: 16 });
 }
 
 /** Black colour (Y 16, U = V 128: ffmpeg's pad colour) and transparent alpha (0, chroma 128) frames. */

@@ -92,9 +92,8 @@ export class IvfWriter {
   }
 
   async append(frame: IvfFrame): Promise<void> {
-    const bytes = Buffer.concat([ivfFrameHeader(frame), frame.data]);
-    await this.#file.write(bytes, 0, bytes.length, this.#position);
-    this.#position += bytes.length;
+    await this.#file.writev([ivfFrameHeader(frame), frame.data], this.#position);
+    this.#position += FRAME_HEADER + frame.data.length;
     this.#frames++;
   }
 

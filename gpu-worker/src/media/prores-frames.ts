@@ -58,7 +58,7 @@ export function parseProresFrame(bytes: Buffer): ProresFrame {
 }
 
 /** Pixels across one tile: a slice of 8 macroblocks, what prores_ks codes a row of slices in before its last ones. */
-export const PRORES_TILE_WIDTH = 128;
+const PRORES_TILE_WIDTH = 128;
 
 /** A column of tiles: `width` pixels from `x`, coded as `slices` slices (the row's last, narrower ones in the last column). */
 export interface TileColumn {

@@ -11,6 +11,12 @@ export interface PixelArea {
 /** The rectangle of the frame that holds every caption: only it is drawn, piped and overlaid. */
 export type Band = PixelArea;
 
+/** The smallest area holding both. */
+export function enclosing(a: PixelArea, b: PixelArea): PixelArea {
+  const [x, y] = [Math.min(a.x, b.x), Math.min(a.y, b.y)];
+  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+}
+
 // 4:2:0 chroma pairs rows and columns: the band starts and ends on even ones.
 const MIN_SIZE = 2;
 

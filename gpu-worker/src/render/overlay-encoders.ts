@@ -28,7 +28,7 @@ export interface OverlayEncoderOptions {
 export class OverlayEncoders {
   readonly #overlay: OverlayOutputs;
   readonly #options: OverlayEncoderOptions;
-  readonly parts: OverlayParts;
+  readonly #parts: OverlayParts;
   readonly #webm: OverlayWebm | undefined;
   readonly #mov: OverlayMov;
 
@@ -36,8 +36,8 @@ export class OverlayEncoders {
     const { media, band, ffmpegBinary, signal, logger } = options;
     this.#overlay = overlay;
     this.#options = options;
-    this.parts = overlayParts(overlay);
-    const opened = OverlayWebm.open({ media, band, keyIntervalMs: OVERLAY_WEBM_KEY_INTERVAL_MS, paths: this.parts, libvpx: options.libvpx });
+    this.#parts = overlayParts(overlay);
+    const opened = OverlayWebm.open({ media, band, keyIntervalMs: OVERLAY_WEBM_KEY_INTERVAL_MS, paths: this.#parts, libvpx: options.libvpx });
     if (opened.reason !== undefined) logger?.warn({ reason: opened.reason }, "libvpx cannot be used here: ffmpeg encodes the overlay WebM");
     this.#webm = opened.webm;
     const rate = { frames: options.frames, frameRate: frameRateFraction(media.frameRate) };
@@ -46,7 +46,7 @@ export class OverlayEncoders {
 
   /** The WebM's streams for the render's ffmpeg to encode, when this process cannot. */
   get webmByFfmpeg(): OverlayParts | undefined {
-    return this.#webm === undefined ? this.parts : undefined;
+    return this.#webm === undefined ? this.#parts : undefined;
   }
 
   get sinks(): CaptionFrameSink[] {
@@ -57,7 +57,7 @@ export class OverlayEncoders {
   async finish(): Promise<void> {
     await this.#webm?.finish();
     const { ffmpegBinary, signal, logger } = this.#options;
-    const webm = await writeAlphaWebm({ ...this.parts, webm: this.#overlay.webmPath }, { ffmpegBinary, signal });
+    const webm = await writeAlphaWebm({ ...this.#parts, webm: this.#overlay.webmPath }, { ffmpegBinary, signal });
     const { tiles } = await this.#mov.finish();
     const coded = this.#webm && { colour_coded: this.#webm.coded.colour, alpha_coded: this.#webm.coded.alpha };
     logger?.info({ colour_frames: webm.colourFrames, alpha_frames: webm.alphaFrames, ...coded, mov_tiles: tiles }, "overlay muxed");
@@ -66,6 +66,6 @@ export class OverlayEncoders {
   /** Frees the encoders and removes the intermediate files, after finish or instead of it. */
   async close(): Promise<void> {
     await Promise.all([this.#webm?.close(), this.#mov.close()]);
-    await Promise.all([this.parts.colour, this.parts.alpha].map((path) => rm(path, { force: true })));
+    await Promise.all([this.#parts.colour, this.#parts.alpha].map((path) => rm(path, { force: true })));
   }
 }

@@ -52,7 +52,8 @@ export class OverlayMov implements CaptionFrameSink {
     const widths = new Map<number, Buffer[]>();
     for (const tile of tiles) {
       const width = this.#strip.columns[tile.column]!.width;
-      widths.set(width, [...(widths.get(width) ?? []), tile.picture]);
+      if (!widths.has(width)) widths.set(width, []);
+      widths.get(width)!.push(tile.picture);
     }
     await Promise.all([...widths].map(([width, pictures]) => this.#encoder(width).encode(Buffer.concat(pictures))));
     this.#tiles += tiles.length;

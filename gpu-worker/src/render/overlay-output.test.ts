@@ -2,12 +2,15 @@ import assert from "node:assert/strict";
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Writable } from "node:stream";
 import { test } from "node:test";
+import pino from "pino";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
 import { runFfmpeg, runFfprobe } from "../media/ffmpeg.ts";
 import { probeMedia } from "../media/ffprobe.ts";
 import { LOSSLESS_ENCODER } from "../testing/frame-hashes.ts";
-import { frameRateFraction, transparentCanvas } from "./overlay-output.ts";
+import { transparentCanvas } from "../testing/overlay-canvas.ts";
+import { frameRateFraction } from "./overlay-output.ts";
 import { planCaptions, renderCaptionedVideo } from "./render-video.ts";
 import { buildStyledCues } from "./styled-cues.ts";
 
@@ -160,7 +163,11 @@ test("the MOV shows the caption stream's pictures frame for frame: the same alph
 
 test("where libvpx cannot be loaded in the process, ffmpeg encodes the WebM: the very same alpha, colours within VP9's loss", async () => {
   const byFfmpeg = { webmPath: join(dir, "by-ffmpeg.webm"), movPath: join(dir, "by-ffmpeg.mov") };
-  await renderCaptionedVideo({ inputPath: source, overlay: byFfmpeg, cues, style, media, encoder: LOSSLESS_ENCODER, libvpx: { sonames: ["libvpx-not-installed.so.0"] } });
+  const logged: string[] = [];
+  const logger = pino({ level: "info" }, new Writable({ write: (chunk: Buffer, _encoding, done) => done(void logged.push(JSON.parse(chunk.toString()).msg)) }));
+  await renderCaptionedVideo({ inputPath: source, overlay: byFfmpeg, cues, style, media, encoder: LOSSLESS_ENCODER, logger, libvpx: { sonames: ["libvpx-not-installed.so.0"] } });
+  // The way taken is ffmpeg's (the same alpha would come from either way).
+  assert.ok(logged.includes("libvpx cannot be used here: ffmpeg encodes the overlay WebM"), logged.join(", "));
   const alpha = (path: string) => raw(["-c:v", "libvpx-vp9", "-i", path, "-vf", "alphaextract"], "gray");
   assert.ok((await alpha(byFfmpeg.webmPath)).equals(await alpha(paths.webm)));
   const [composite, burned] = await Promise.all([

@@ -3,12 +3,10 @@ import type { MediaInfo } from "../media/media-info.ts";
 import { keyFrameExpression } from "./alpha-track.ts";
 import type { Band } from "./band-layout.ts";
 
-// The transparent caption video (output kind "overlay"): the caption band's pictures padded to the whole
-// frame with transparent pixels, encoded as they come. Nothing of the source is decoded. The MOV is coded
-// from the tiles each picture changes (render/overlay-mov.ts). VP9 has no independent slices to put together:
-// the WebM's encoders are given the whole frame, its colour
-// planes (lossy) wherever the picture changes and its alpha plane (lossless) only where the alpha changes
-// (render/alpha-track.ts, media/vp9-alpha-webm.ts).
+// The transparent caption video (output kind "overlay"): its files, its key frames, and the part ffmpeg plays
+// where libvpx cannot be driven in the worker's process (render/overlay-encoders.ts): then ffmpeg's libvpx-vp9
+// is given the whole frame from the caption stream, the colour planes (lossy) wherever the picture changes and
+// the alpha plane (lossless) only where the alpha changes (render/alpha-track.ts, media/vp9-alpha-webm.ts).
 
 /** The transparent caption video: captions alone at the video's size on a transparent canvas. */
 export interface OverlayOutputs {
@@ -17,9 +15,6 @@ export interface OverlayOutputs {
   /** QuickTime, ProRes 4444 with alpha, every frame of the video (unchanged frames share their picture's data). */
   movPath: string;
 }
-
-/** The band's pictures on a transparent frame of the video's size (straight alpha, colours untouched). */
-export const transparentCanvas = (media: Pick<MediaInfo, "width" | "height">, band: Band): string => `pad=${media.width}:${media.height}:${band.x}:${band.y}:color=black@0`;
 
 /** Milliseconds between the WebM's key frames (at least: the first frame sent after), where players start after a seek. */
 export const OVERLAY_WEBM_KEY_INTERVAL_MS = 4000;

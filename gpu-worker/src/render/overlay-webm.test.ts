@@ -8,7 +8,8 @@ import { readIvf } from "../media/ivf.ts";
 import { isVp9KeyFrame, writeAlphaWebm } from "../media/vp9-alpha-webm.ts";
 import { AlphaTrack } from "./alpha-track.ts";
 import { MatroskaFrameWriter, matroskaHeader, yuva420pFrameBytes } from "./matroska-writer.ts";
-import { overlayGraph, overlayOutputArgs, overlayParts, transparentCanvas } from "./overlay-output.ts";
+import { transparentCanvas } from "../testing/overlay-canvas.ts";
+import { overlayGraph, overlayOutputArgs, overlayParts } from "./overlay-output.ts";
 
 // The overlay WebM from a caption stream made here, as the render pipes it (band frames only where the picture
 // changes, alpha planes only where the alpha changes or a key frame is due), with key frames every second.

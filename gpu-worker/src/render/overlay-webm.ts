@@ -3,7 +3,7 @@ import { IvfWriter } from "../media/ivf.ts";
 import { SHOW_LAST_VP9_FRAME } from "../media/vp9-alpha-webm.ts";
 import { openVp9Encoder, type LibvpxChoice, type Vp9Encoder } from "../media/vp9-encoder.ts";
 import { KeyFrameRule } from "./alpha-track.ts";
-import type { Band, PixelArea } from "./band-layout.ts";
+import { enclosing, type Band, type PixelArea } from "./band-layout.ts";
 import type { CaptionFrameSink } from "./caption-pipe.ts";
 import type { PixelPatch, YuvaPicture } from "./yuva-picture.ts";
 
@@ -71,10 +71,7 @@ export class OverlayWebm implements CaptionFrameSink {
   }
 
   painted(patch: PixelPatch): void {
-    const { x, y, width, height } = patch.area;
-    const d = this.#dirty ?? patch.area;
-    const [left, top] = [Math.min(d.x, x), Math.min(d.y, y)];
-    this.#dirty = { x: left, y: top, width: Math.max(d.x + d.width, x + width) - left, height: Math.max(d.y + d.height, y + height) - top };
+    this.#dirty = enclosing(this.#dirty ?? patch.area, patch.area);
   }
 
   async sent(ptsMs: number, picture: YuvaPicture): Promise<void> {
@@ -84,13 +81,13 @@ export class OverlayWebm implements CaptionFrameSink {
     // The key frames of the alpha track ffmpeg is given otherwise (render/alpha-track.ts).
     const key = this.#keys.next(ptsMs);
     const changed = this.#update(picture);
-    const shown = [{ pts: ptsMs, data: SHOW_LAST_VP9_FRAME }];
-    if (key || changed.colour) this.coded.colour++;
-    if (key || changed.alpha) this.coded.alpha++;
+    const code = { colour: key || changed.colour, alpha: key || changed.alpha };
+    if (code.colour) this.coded.colour++;
+    if (code.alpha) this.coded.alpha++;
     // The two encoders run on two of libuv's threads at once.
     const [colour, alpha] = await Promise.all([
-      key || changed.colour ? this.#colour.encode(this.#frames.colour, ptsMs, { key, active: this.#maps.colour }) : shown,
-      key || changed.alpha ? this.#alpha.encode(this.#frames.alpha, ptsMs, { key, active: this.#maps.alpha }) : [],
+      code.colour ? this.#colour.encode(this.#frames.colour, ptsMs, { key, active: this.#maps.colour }) : [{ pts: ptsMs, data: SHOW_LAST_VP9_FRAME }],
+      code.alpha ? this.#alpha.encode(this.#frames.alpha, ptsMs, { key, active: this.#maps.alpha }) : [],
     ]);
     for (const packet of colour) await writers.colour.append({ pts: packet.pts, data: packet.data });
     for (const packet of alpha) await writers.alpha.append({ pts: packet.pts, data: packet.data });

@@ -167,16 +167,15 @@ function ffmpegArgs(options: RenderVideoOptions, band: Band, parts: OverlayParts
   const { media } = options;
   const burned = options.outputPath;
   if (burned === undefined && parts === undefined) return undefined;
-  const overlay = parts;
   // The source, when there is one to burn into, is input 0 (as it always was); the caption stream follows.
   const input = burned === undefined ? 0 : 1;
   const captions = `[${input}:v:0]`;
-  const both = burned !== undefined && overlay !== undefined;
+  const both = burned !== undefined && parts !== undefined;
   const [toBurn, toOverlay] = both ? ["[burn]", "[alone]"] : [captions, captions];
   const graph = [
     ...(both ? [`${captions}split=2${toBurn}${toOverlay}`] : []),
     ...(burned === undefined ? [] : [`${sourcePicture(media)}${toBurn}overlay=x=${band.x}:y=${band.y}:alpha=straight:eof_action=pass[v]`]),
-    ...(overlay === undefined ? [] : overlayGraph(toOverlay, `[${input}:v:1]`, media, band)),
+    ...(parts === undefined ? [] : overlayGraph(toOverlay, `[${input}:v:1]`, media, band)),
   ];
   return [
     "-hide_banner",

@@ -1,5 +1,5 @@
 import { PRORES_SLICE_ROW, tileColumns, type TileColumn } from "../media/prores-frames.ts";
-import type { Band } from "./band-layout.ts";
+import { enclosing, type Band, type PixelArea } from "./band-layout.ts";
 import { luma, RECIPROCAL, type PixelPatch } from "./yuva-picture.ts";
 
 // The overlay MOV's picture: the rows of ProRes slices the band lies in, across the frame, in 4:4:4 (ProRes
@@ -29,7 +29,8 @@ export class Yuva444Strip {
   /** Each tile's picture as last taken (row after row of columns); null: as empty as the canvas. */
   readonly #taken: (Buffer | null)[];
   readonly #empty = new Map<number, Buffer>();
-  #dirty: { left: number; top: number; right: number; bottom: number } | null = null;
+  /** What the updates since the last take reached, in the strip's pixels. */
+  #dirty: PixelArea | null = null;
 
   constructor(frame: { width: number; height: number }, band: Band) {
     this.#width = frame.width;
@@ -42,11 +43,6 @@ export class Yuva444Strip {
     const plane = (value: number) => new Uint8Array(size).fill(value);
     this.#planes = [plane(TRANSPARENT_Y), plane(NEUTRAL_CHROMA), plane(NEUTRAL_CHROMA), plane(0)];
     this.#taken = new Array<Buffer | null>(this.#rows * this.columns.length).fill(null);
-  }
-
-  /** The frame's slice rows the strip holds: from `firstRow`, `rows` of them. */
-  get sliceRows(): { firstRow: number; rows: number } {
-    return { firstRow: this.#firstRow, rows: this.#rows };
   }
 
   /** Converts the patch (an area of the band, premultiplied RGBA) into the strip. */
@@ -84,21 +80,19 @@ export class Yuva444Strip {
         v[at] = (128.5 + (112 * r - 93.786 * g - 18.214 * b) * inverse) | 0;
       }
     }
-    const box = { left, top, right: left + area.width, bottom: top + area.height };
-    const d = this.#dirty ?? box;
-    const { min, max } = Math;
-    this.#dirty = { left: min(d.left, box.left), top: min(d.top, box.top), right: max(d.right, box.right), bottom: max(d.bottom, box.bottom) };
+    const reached = { x: left, y: top, width: area.width, height: area.height };
+    this.#dirty = enclosing(this.#dirty ?? reached, reached);
   }
 
   /** The tiles the updates since the last call reach whose pictures differ from what they were when last taken. */
   takeChanged(): ChangedTile[] {
     const dirty = this.#dirty;
     this.#dirty = null;
-    if (dirty === null || dirty.right <= dirty.left || dirty.bottom <= dirty.top) return [];
+    if (dirty === null || dirty.width <= 0 || dirty.height <= 0) return [];
     const changed: ChangedTile[] = [];
-    for (let row = Math.floor(dirty.top / PRORES_SLICE_ROW); row < Math.ceil(dirty.bottom / PRORES_SLICE_ROW); row++) {
+    for (let row = Math.floor(dirty.y / PRORES_SLICE_ROW); row < Math.ceil((dirty.y + dirty.height) / PRORES_SLICE_ROW); row++) {
       this.columns.forEach((column, index) => {
-        if (column.x >= dirty.right || column.x + column.width <= dirty.left) return;
+        if (column.x >= dirty.x + dirty.width || column.x + column.width <= dirty.x) return;
         const slot = row * this.columns.length + index;
         if (this.#holds(row, column, this.#taken[slot] ?? this.#emptyTile(column))) return;
         const picture = this.#tilePicture(row, column);
@@ -109,28 +103,29 @@ export class Yuva444Strip {
     return changed;
   }
 
-  /** The tile's planes; rows past the frame's bottom repeat its last row, as the encoder fills a partial macroblock. */
-  #tilePicture(row: number, column: TileColumn): Buffer {
-    const picture = Buffer.allocUnsafe(4 * PRORES_SLICE_ROW * column.width);
-    let at = 0;
+  /**
+   * The tile's rows where they lie, plane after plane (yuva444p's order); rows past the frame's bottom repeat its
+   * last row, as the encoder fills a partial macroblock.
+   */
+  *#tileRows(row: number, column: TileColumn): Generator<Uint8Array> {
     for (const plane of this.#planes) {
       for (let k = 0; k < PRORES_SLICE_ROW; k++) {
         const from = Math.min(row * PRORES_SLICE_ROW + k, this.#lastPixelRow) * this.#width + column.x;
-        picture.set(plane.subarray(from, from + column.width), at);
-        at += column.width;
+        yield plane.subarray(from, from + column.width);
       }
     }
-    return picture;
+  }
+
+  #tilePicture(row: number, column: TileColumn): Buffer {
+    return Buffer.concat([...this.#tileRows(row, column)]);
   }
 
   /** Whether the tile's pixels are `picture` (#tilePicture's layout), compared where they lie. */
   #holds(row: number, column: TileColumn, picture: Buffer): boolean {
     let at = 0;
-    for (const plane of this.#planes) {
-      for (let k = 0; k < PRORES_SLICE_ROW; k++, at += column.width) {
-        const from = Math.min(row * PRORES_SLICE_ROW + k, this.#lastPixelRow) * this.#width + column.x;
-        if (Buffer.compare(plane.subarray(from, from + column.width), picture.subarray(at, at + column.width)) !== 0) return false;
-      }
+    for (const pixels of this.#tileRows(row, column)) {
+      if (Buffer.compare(pixels, picture.subarray(at, at + column.width)) !== 0) return false;
+      at += column.width;
     }
     return true;
   }
