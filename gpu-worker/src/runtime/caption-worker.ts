@@ -10,7 +10,7 @@ import { startNotificationListener } from "@caption/shared/db/notification-liste
 import { JOB_EVENTS_CHANNEL, QUEUES } from "@caption/shared/jobs/catalog";
 import { workQueues } from "@caption/shared/jobs/job-handlers";
 import { startQueueClient } from "@caption/shared/jobs/queue-client";
-import { realClock } from "@caption/shared/runtime/clock";
+import { realClock } from "@caption/shared/time/clock";
 import { loadSpeechEngine } from "../asr/engine-registry.ts";
 import { modelFolder } from "../asr/model-folder.ts";
 import { detectHardwarePaths } from "../media/hardware-paths.ts";

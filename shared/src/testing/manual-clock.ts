@@ -1,4 +1,4 @@
-import type { Clock } from "../runtime/clock.ts";
+import type { Clock } from "../time/clock.ts";
 
 /** A clock that stands still until the test moves it. */
 export interface ManualClock extends Clock {
