@@ -1,5 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
-import { bearer, COMPONENT, encodedBody, json, needs, plain } from "./openapi-parts.ts";
+import { bearer, COMPONENT, encodedBody, json, keyRefusals, needs, plain } from "./openapi-parts.ts";
 import { webhooks } from "./openapi-webhooks.ts";
 import { pathParams, type RouteSpec } from "./route-spec.ts";
 
@@ -52,7 +52,7 @@ function operation(route: RouteSpec, doc: NonNullable<RouteSpec["doc"]>): object
   const required = (status: string, why: string) => {
     if (!route.responses[status]) throw new Error(`${where}: ${why} but no ${status} response is declared`);
   };
-  if (route.auth !== "none") ["401", "429"].forEach((status) => required(status, "it needs an API key"));
+  if (route.auth !== "none" && route.responses["401"]) throw new Error(`${where}: its 401 follows from its scope; declare none`);
   if (route.body) required("400", "it takes a body");
   if (route.body?.tooLargeIs413) required("413", "a body over its limit is 413");
   const parameters = [
@@ -69,8 +69,9 @@ function operation(route: RouteSpec, doc: NonNullable<RouteSpec["doc"]>): object
     ...(route.auth === "none" ? { security: [] } : bearer(route.auth.scope)),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body ? { requestBody: { required: true, ...json(route.body.documentAs ?? route.body.schema) } } : {}),
-    // Every JSON body is read as sent (json-body.ts): an encoded one is 415, whatever the route.
-    responses: route.body ? { ...route.responses, ...encodedBody } : route.responses,
+    // A keyed route's 401 follows from its scope; every JSON body is read as sent (json-body.ts): an encoded one is 415.
+    // (Status keys are integer-like: an object lists them in numeric order whatever the spread's.)
+    responses: { ...(route.auth === "none" ? {} : keyRefusals(route.auth.scope)), ...route.responses, ...(route.body ? encodedBody : {}) },
   };
 }
 

@@ -1,18 +1,19 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { manualClock } from "@caption/shared/testing/manual-clock";
 import { assertErrorShape } from "../testing/error-shape.ts";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
 
 // The per-key rate windows are minutes of the API's clock: this one is set by the tests.
 const MINUTE = Math.floor(Date.now() / 60_000) * 60_000;
 const secondsIntoMinute = (seconds: number) => new Date(MINUTE + seconds * 1000);
-let clock = secondsIntoMinute(20);
+const clock = manualClock(secondsIntoMinute(20));
 let t: TestApi;
-// The waits of refusals answered from memory, counted instead of slept.
-const waits: number[] = [];
+// The waits of refusals answered from memory, taken on a clock of their own that each wait moves at once.
+const pauses = manualClock(0, { sleepsAdvance: true });
 
 before(async () => {
-  t = await startTestApi({}, { now: () => clock, rateRefusals: { pause: async (ms) => void waits.push(ms) } });
+  t = await startTestApi({}, { now: clock.date, rateRefusals: { pause: (ms) => pauses.sleep(ms) } });
 });
 after(() => t.close());
 
@@ -20,16 +21,16 @@ const usage = (key: string) => t.request("GET", "/v1/usage", { key });
 
 test("429 RATE_LIMITED with Retry-After past the per-key rate", async () => {
   const limited = await t.createKey({ ratePerMinute: 5 });
-  clock = secondsIntoMinute(20);
+  clock.set(secondsIntoMinute(20));
   const statuses: number[] = [];
   for (let i = 0; i < 7; i++) statuses.push((await usage(limited.api_key)).status);
   assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429]);
   const refused = await usage(limited.api_key);
   assertErrorShape(refused.body, "RATE_LIMITED");
   assert.equal(refused.headers.get("retry-after"), "40", "until the minute ends");
-  clock = secondsIntoMinute(59.5);
+  clock.set(secondsIntoMinute(59.5));
   assert.equal((await usage(limited.api_key)).headers.get("retry-after"), "1", "never 0");
-  clock = secondsIntoMinute(60);
+  clock.set(secondsIntoMinute(60));
   assert.equal((await usage(limited.api_key)).status, 200, "the next minute is a new window");
 });
 
@@ -55,24 +56,24 @@ const countedThisMinute = async (prefix: string) =>
 
 test("a key over its rate is refused from memory until its minute ends: further refusals are not counted", async () => {
   const limited = await t.createKey({ ratePerMinute: 2 });
-  clock = secondsIntoMinute(10);
+  clock.set(secondsIntoMinute(10));
   const statuses: number[] = [];
-  waits.length = 0;
+  pauses.slept.length = 0;
   for (let i = 0; i < 8; i++) statuses.push((await usage(limited.api_key)).status);
-  assert.deepEqual(waits, [1000, 1000, 1000, 1000, 1000], "each refusal after the first waits a second");
+  assert.deepEqual(pauses.slept, [1000, 1000, 1000, 1000, 1000], "each refusal after the first waits a second");
   const polled = await t.request("GET", "/v1/jobs/job_01ARZ3NDEKTSV4RRFFQ69G5FAV", { key: limited.api_key });
   assert.deepEqual(statuses, [200, 200, 429, 429, 429, 429, 429, 429]);
   assert.equal(polled.status, 429, "polling takes the same refusal");
   assertErrorShape(polled.body, "RATE_LIMITED");
   assert.equal(polled.headers.get("retry-after"), "50");
   assert.equal(await countedThisMinute(limited.key_prefix), 3, "counted up to the first refusal, then not");
-  clock = secondsIntoMinute(60);
+  clock.set(secondsIntoMinute(60));
   assert.equal((await usage(limited.api_key)).status, 200, "the next minute is counted again");
 });
 
 test("a remembered refusal keeps the scope check first", async () => {
   const reader = await t.createKey({ ratePerMinute: 1, scopes: ["subtitles:read"] });
-  clock = secondsIntoMinute(30);
+  clock.set(secondsIntoMinute(30));
   assert.equal((await usage(reader.api_key)).status, 200);
   assert.equal((await usage(reader.api_key)).status, 429);
   const write = await t.request("POST", "/v1/subtitles", { key: reader.api_key, body: { video_url: "https://videos.example.com/a.mp4" } });

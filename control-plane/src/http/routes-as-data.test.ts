@@ -3,7 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { Type } from "@sinclair/typebox";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
-import { error, json, rateLimited } from "./openapi-parts.ts";
+import { error, json } from "./openapi-parts.ts";
 import { defineRoute, type RouteSpec } from "./route-spec.ts";
 import { ROUTES } from "./routes.ts";
 
@@ -24,9 +24,7 @@ const echo = defineRoute({
   responses: {
     "200": { description: "The word, repeated", ...json(EchoResponseSchema) },
     "400": error("INVALID_REQUEST"),
-    "401": error("UNAUTHORIZED"),
     "413": error("PAYLOAD_TOO_LARGE"),
-    "429": rateLimited,
   },
   handle(ctx, { body, idempotencyKey }) {
     ctx.body = { echo: Array.from({ length: body.times }, () => ctx.params.word).join(" ") + (idempotencyKey ? ` (${idempotencyKey})` : "") };
@@ -69,6 +67,10 @@ describe("a route declared once", () => {
     assert.deepEqual(operation.requestBody.content["application/json"].schema, { $ref: "#/components/schemas/EchoRequest" });
     // 415 comes with any body: bodies are read as sent, an encoded one refused (json-body.ts).
     assert.deepEqual(Object.keys(operation.responses), ["200", "400", "401", "413", "415", "429"]);
+    // 401 and 429 come with the key, the 401 from the scope: a read key cannot lack subtitles:read.
+    assert.match(operation.responses["401"].description, /UNAUTHORIZED.*INSUFFICIENT_SCOPE does not occur/);
+    const writer = buildOpenApiDocument("https://x.example", [{ ...echo, auth: { scope: "subtitles:write", checkedBy: "middleware" } }]).paths["/v1/echo/{word}"]?.post as { responses: Record<string, { description: string }> };
+    assert.match(writer.responses["401"]?.description ?? "", /without the subtitles:write scope \(INSUFFICIENT_SCOPE\)/);
     assert.deepEqual(doc.components.schemas.EchoRequest, JSON.parse(JSON.stringify({ ...EchoRequestSchema, $id: undefined })));
     assert.ok(doc.components.schemas.EchoResponse);
   });
@@ -91,8 +93,7 @@ describe("a declaration that contradicts itself is refused when the document is 
   for (const [name, route, message] of [
     ["a path parameter without its description", variant({ params: {} }), /differ from the path.s/],
     ["a parameter the path lacks", variant({ params: { word: { description: "w" }, other: { description: "o" } } }), /differ from the path's/],
-    ["an API key but no 401", variant({ responses: without("401") }), /no 401 response/],
-    ["an API key but no 429", variant({ responses: without("429") }), /no 429 response/],
+    ["a 401 of its own beside its scope", variant({ responses: { ...echo.responses, "401": error("UNAUTHORIZED") } }), /401 follows from its scope/],
     ["a body but no 400", variant({ responses: without("400") }), /no 400 response/],
     ["a 413 body but no 413", variant({ responses: without("413") }), /no 413 response/],
     ["an unknown tag", variant({ doc: { ...echo.doc!, tags: ["Nope"] } }), /unknown tag/],

@@ -7,7 +7,7 @@ import pino from "pino";
 import type { PresetId } from "@caption/shared/api/preset";
 import type { JobRow } from "@caption/shared/db/tables";
 import { JobFailure } from "@caption/shared/errors/codes";
-import { realClock } from "@caption/shared/runtime/clock";
+import { realClock } from "@caption/shared/time/clock";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { createPocketsphinxEngine } from "../asr/pocketsphinx-engine.ts";

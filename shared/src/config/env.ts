@@ -43,6 +43,10 @@ export const EnvSchema = Type.Object({
   PREVIEW_CLIP_DEADLINE_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 120, default: 10, description: "an MP4 preview not drawn by then is 503" }),
   LOG_LEVEL: LiteralUnion(["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const, { default: "info" }),
   SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 60 }),
+  // How soon a job whose worker died is retried (docs/jobs.md "Job lifecycle"); the same values for the API
+  // (which queues jobs with them) and the workers (which refresh and supervise at a sixth of the heartbeat).
+  JOB_HEARTBEAT_SECONDS: Type.Integer({ minimum: 10, maximum: 600, default: 30, description: "a running job whose worker stops refreshing this long is retried" }),
+  JOB_RETRY_DELAY_SECONDS: Type.Integer({ minimum: 0, maximum: 600, default: 5, description: "the first retry's delay, doubling after" }),
   // How long a job may hold a worker (docs/security.md): the download, each ffprobe run on the
   // source, and transcription + render together (base + factor × the billed duration).
   DOWNLOAD_TIMEOUT_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 3600, default: 180 }),

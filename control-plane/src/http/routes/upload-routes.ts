@@ -75,7 +75,6 @@ export const uploadRoutes = [
     responses: {
       "201": { description: "The upload and its URL", headers: { Location: { schema: { type: "string" }, description: "upload_url" } }, ...json(UploadSchema) },
       "400": error("Invalid request (INVALID_REQUEST)"),
-      "401": error("Missing or invalid API key (UNAUTHORIZED, INSUFFICIENT_SCOPE)"),
       "413": error("size_bytes over 500 MiB (VIDEO_TOO_LARGE), or a body over 4 KiB (PAYLOAD_TOO_LARGE)"),
       "429": { description: "RATE_LIMITED, or UPLOAD_LIMIT_EXCEEDED: 10 unfinished uploads already", headers: retryAfter, ...json(ErrorBodySchema) },
       "503": { description: "SERVICE_UNAVAILABLE", headers: retryAfter, ...json(ErrorBodySchema) },
