@@ -12,10 +12,13 @@ import type { UrlSigner } from "../storage/signed-url.ts";
 import type { EventStreams } from "./event-streams.ts";
 import type { UploadStore } from "../storage/upload-store.ts";
 import type { TusBridge } from "./tus-bridge.ts";
+import type { UploadQuota } from "../services/upload-quota.ts";
 
 export interface UploadRouteDeps {
   store: UploadStore;
   tus: TusBridge;
+  /** What one account's uploads may keep at once. */
+  quota: UploadQuota;
 }
 
 export interface AppDeps {

@@ -161,7 +161,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     rateRefusals: createRateRefusals(options.rateRefusals),
     heartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
     webhookUrls,
-    uploads: { store: uploadStore, tus },
+    uploads: { store: uploadStore, tus, quota: { bytes: env.UPLOAD_QUOTA_BYTES, count: env.UPLOAD_QUOTA_COUNT } },
     previewLimits: {
       perMinute: env.PREVIEW_RATE_LIMIT_PER_MINUTE,
       stillMs: env.PREVIEW_STILL_DEADLINE_SECONDS * 1000,

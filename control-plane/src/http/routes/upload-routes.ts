@@ -82,7 +82,7 @@ export const uploadRoutes = [
     },
     async handle(ctx, { deps, body: request }) {
       const baseUrl = baseUrlOf(ctx, deps.publicBaseUrl);
-      const uploadDeps = { db: deps.db, store: deps.uploads.store, signer: deps.signer, baseUrl, now: deps.now() };
+      const uploadDeps = { db: deps.db, store: deps.uploads.store, signer: deps.signer, baseUrl, quota: deps.uploads.quota, now: deps.now() };
       const upload = await createUpload(uploadDeps, principalOf(ctx.state), request);
       ctx.state.log.info({ upload_id: upload.id, size_bytes: request.size_bytes }, "upload created");
       ctx.status = 201;
