@@ -12,6 +12,7 @@ import type { UrlSigner } from "../storage/signed-url.ts";
 import type { EventStreams } from "./event-streams.ts";
 import type { UploadStore } from "../storage/upload-store.ts";
 import type { TusBridge } from "./tus-bridge.ts";
+import type { InFlightLimit } from "./in-flight-limit.ts";
 import type { UploadQuota } from "../services/upload-quota.ts";
 
 export interface UploadRouteDeps {
@@ -19,6 +20,8 @@ export interface UploadRouteDeps {
   tus: TusBridge;
   /** What one account's uploads may keep at once. */
   quota: UploadQuota;
+  /** An upload's requests in progress in this process (MAX_UPLOAD_REQUESTS_IN_FLIGHT). */
+  inFlight: InFlightLimit;
 }
 
 export interface AppDeps {

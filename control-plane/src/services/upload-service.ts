@@ -1,5 +1,5 @@
 import { monotonicFactory } from "ulid";
-import { FINISHED_UPLOAD_TTL_SECONDS, MAX_VIDEO_BYTES, UPLOAD_URL_TTL_SECONDS, type Upload, type UploadRequest } from "@caption/shared/api/upload";
+import { FINISHED_UPLOAD_TTL_SECONDS, MAX_UPLOAD_REQUESTS_IN_FLIGHT, MAX_VIDEO_BYTES, UPLOAD_URL_TTL_SECONDS, type Upload, type UploadRequest } from "@caption/shared/api/upload";
 import type { Db, DbOrTrx } from "@caption/shared/db/database";
 import type { UploadRow } from "@caption/shared/db/tables";
 import { findUpload, insertUpload, keptUploads, lockAccountUploads } from "../db/upload-repository.ts";
@@ -25,6 +25,14 @@ export interface UploadDeps {
   quota: UploadQuota;
   now: Date;
 }
+
+/** A request beyond the upload's MAX_UPLOAD_REQUESTS_IN_FLIGHT in this process. */
+export const uploadBusy = (id: string) =>
+  new ServiceError(
+    "RATE_LIMITED",
+    `upload ${id} already has ${MAX_UPLOAD_REQUESTS_IN_FLIGHT} requests in progress, the most it may have; one request writes an upload at a time: let them end (HEAD tells the stored offset)`,
+    { retryAfterSeconds: 5 },
+  );
 
 export const uploadExpired = (id: string) => new ServiceError("UPLOAD_EXPIRED", `upload ${id} has expired and its bytes are deleted; create a new upload`);
 

@@ -2,9 +2,9 @@ import type { RouterContext } from "@koa/router";
 import { Type } from "@sinclair/typebox";
 import { UPLOAD_ID_PATTERN, UploadRequestSchema, UploadSchema } from "@caption/shared/api/upload";
 import { ErrorBodySchema } from "@caption/shared/api/error";
-import { findUpload } from "../../db/upload-repository.ts";
 import { notFound } from "../../services/service-error.ts";
-import { createUpload, uploadExpired, uploadSigningKey, UPLOADS_ROUTE } from "../../services/upload-service.ts";
+import { countUploadRequest } from "../../services/authentication.ts";
+import { createUpload, uploadBusy, uploadExpired, uploadSigningKey, UPLOADS_ROUTE } from "../../services/upload-service.ts";
 import type { AppDeps } from "../app-deps.ts";
 import type { AppState } from "../app-state.ts";
 import { baseUrlOf } from "../base-url.ts";
@@ -30,20 +30,34 @@ const tusRefusals = {
   "503": { description: "Storage refused the bytes or the upload's lock was busy (SERVICE_UNAVAILABLE); the offset stays what storage holds", headers: retryAfter, ...json(ErrorBodySchema) },
 };
 
-/** An upload URL's request: its signature and row checked (404 wrong, 410 expired or deleted), then tus. */
+/**
+ * An upload URL's request: its signature checked (404 wrong), at most MAX_UPLOAD_REQUESTS_IN_FLIGHT of the
+ * upload's in progress (429, after a remembered refusal's wait: it costs no database work), the request counted
+ * against the rate of the key that created the upload (429), its row checked (404 unknown, 410 expired or
+ * deleted), then tus.
+ */
 async function toTus(ctx: RouterContext<AppState>, deps: AppDeps, readQuery: () => { expires: string; signature: string }): Promise<void> {
   const id = ctx.params.id ?? "";
   if (!UPLOAD_ID.test(id)) throw notFound("upload");
   const { expires, signature } = readQuery();
   const verdict = deps.signer.check(uploadSigningKey(id), expires, signature, deps.now());
   if (verdict === "invalid") throw notFound("upload");
-  const upload = await findUpload(deps.db, id);
-  if (!upload) throw notFound("upload");
-  if (upload.deleted_at !== null) throw uploadExpired(id);
-  // A finished upload answers HEAD (a client resuming learns it is done) past the URL's hour; nothing else.
-  if (verdict === "expired" && (upload.completed_at === null || ctx.method !== "HEAD")) throw uploadExpired(id);
-  ctx.state.log = ctx.state.log.child({ upload_id: id, account_id: upload.account_id });
-  await deps.uploads.tus(ctx, upload);
+  const leave = deps.uploads.inFlight.enter(id);
+  if (!leave) {
+    await deps.rateRefusals.slowly();
+    throw uploadBusy(id);
+  }
+  try {
+    const upload = await countUploadRequest(deps.db, deps.rateRefusals, id, deps.now());
+    if (!upload) throw notFound("upload");
+    if (upload.deleted_at !== null) throw uploadExpired(id);
+    // A finished upload answers HEAD (a client resuming learns it is done) past the URL's hour; nothing else.
+    if (verdict === "expired" && (upload.completed_at === null || ctx.method !== "HEAD")) throw uploadExpired(id);
+    ctx.state.log = ctx.state.log.child({ upload_id: id, account_id: upload.account_id });
+    await deps.uploads.tus(ctx, upload);
+  } finally {
+    leave();
+  }
 }
 
 const tusRoute = (method: HttpMethod, operationId: string, summary: string, description: string, responses: Record<string, object>) =>
