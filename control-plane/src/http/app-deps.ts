@@ -58,6 +58,8 @@ export interface AppDeps {
   uploads: UploadRouteDeps;
   /** The keys this process refuses from memory until their rate window ends. */
   rateRefusals: RateRefusals;
+  /** A local service's nonce (npm start, or the one a caption command starts): /readyz proves it holds it. */
+  identityNonce?: string;
   /** The clock of rate windows, link expiry and signing. */
   now: () => Date;
 }

@@ -60,6 +60,8 @@ export interface ApiServerOptions {
   routes?: readonly RouteSpec[];
   /** Tests only: how refusals of keys over their rate wait (default a second each, at most 256 at once). */
   rateRefusals?: RateRefusalOptions;
+  /** The nonce /readyz proves this process holds, when a local client needs to know it is this process (service-identity.ts). */
+  identityNonce?: string;
 }
 
 /** The signing key for result links: configured, else generated once and kept under DATA_DIR. */
@@ -169,6 +171,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
       quota: { bytes: env.UPLOAD_QUOTA_BYTES, count: env.UPLOAD_QUOTA_COUNT },
       inFlight: createInFlightLimit(MAX_UPLOAD_REQUESTS_IN_FLIGHT),
     },
+    ...(options.identityNonce === undefined ? {} : { identityNonce: options.identityNonce }),
     previewLimits: {
       perMinute: env.PREVIEW_RATE_LIMIT_PER_MINUTE,
       stillMs: env.PREVIEW_STILL_DEADLINE_SECONDS * 1000,

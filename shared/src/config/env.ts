@@ -45,6 +45,8 @@ export const EnvSchema = Type.Object({
   // completion) and unfinished ones by their declared size (docs/api.md, Uploads).
   UPLOAD_QUOTA_BYTES: Type.Integer({ minimum: 1, default: 10 * 1024 ** 3, description: "bytes of uploads one account keeps at once" }),
   UPLOAD_QUOTA_COUNT: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 200, description: "uploads one account keeps at once" }),
+  // Set by the caption command for the service it starts: /readyz proves the service holds it. `npm start` makes its own.
+  SERVICE_NONCE: Type.Optional(Type.String({ pattern: "^[A-Za-z0-9_-]{43}$" })),
   LOG_LEVEL: LiteralUnion(["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const, { default: "info" }),
   SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 60 }),
   // How long a job may hold a worker (docs/security.md): the download, each ffprobe run on the
