@@ -27,6 +27,11 @@ const tusRefusals = {
   "404": error("Wrong or missing signature, unknown upload (NOT_FOUND)"),
   "410": error("The upload URL expired with the upload unfinished, or the upload was deleted (UPLOAD_EXPIRED); nothing is written"),
   "412": error("Tus-Resumable missing (INVALID_REQUEST)"),
+  "429": {
+    description: "The upload already has 2 requests in progress, or the requests per minute of the key that created it are used up (RATE_LIMITED); nothing is written",
+    headers: retryAfter,
+    ...json(ErrorBodySchema),
+  },
   "503": { description: "Storage refused the bytes or the upload's lock was busy (SERVICE_UNAVAILABLE); the offset stays what storage holds", headers: retryAfter, ...json(ErrorBodySchema) },
 };
 
@@ -82,7 +87,9 @@ export const uploadRoutes = [
       operationId: "createUpload",
       tags: ["Uploads"],
       summary: "Create an upload for a file on your own disk",
-      description: "Answers with a signed tus 1.0 upload URL valid for one hour; once every byte is in, submit the id as upload_id. At most 10 unfinished uploads per account.",
+      description:
+        "Answers with a signed tus 1.0 upload URL valid for one hour; once every byte is in, submit the id as upload_id. Needs a positive balance. " +
+        "At most 10 unfinished uploads per account, and what the account keeps stays within its upload quota (count and bytes).",
     },
     auth: { scope: "subtitles:write", checkedBy: "middleware" },
     body: { schema: UploadRequestSchema, limit: "4kb", tooLargeIs413: true },
@@ -90,8 +97,13 @@ export const uploadRoutes = [
       "201": { description: "The upload and its URL", headers: { Location: { schema: { type: "string" }, description: "upload_url" } }, ...json(UploadSchema) },
       "400": error("Invalid request (INVALID_REQUEST)"),
       "401": error("Missing or invalid API key (UNAUTHORIZED, INSUFFICIENT_SCOPE)"),
-      "413": error("size_bytes over 500 MiB (VIDEO_TOO_LARGE), or a body over 4 KiB (PAYLOAD_TOO_LARGE)"),
-      "429": { description: "RATE_LIMITED, or UPLOAD_LIMIT_EXCEEDED: 10 unfinished uploads already", headers: retryAfter, ...json(ErrorBodySchema) },
+      "402": error("No prepaid seconds available (INSUFFICIENT_CREDITS): stored bytes are paid service"),
+      "413": error("size_bytes over 500 MiB or over the account's whole upload quota (VIDEO_TOO_LARGE), or a body over 4 KiB (PAYLOAD_TOO_LARGE)"),
+      "429": {
+        description: "RATE_LIMITED, or UPLOAD_LIMIT_EXCEEDED: 10 unfinished uploads already, or the upload quota's count or bytes would be passed (the figures in the message)",
+        headers: retryAfter,
+        ...json(ErrorBodySchema),
+      },
       "503": { description: "SERVICE_UNAVAILABLE", headers: retryAfter, ...json(ErrorBodySchema) },
     },
     async handle(ctx, { deps, body: request }) {
