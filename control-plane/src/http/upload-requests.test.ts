@@ -6,21 +6,20 @@ import { parseStorageUrl } from "@caption/shared/storage/storage-location";
 import { uploadLockKey } from "../db/upload-locker.ts";
 import { createUploadStore } from "../storage/upload-store.ts";
 import { assertErrorShape } from "../testing/error-shape.ts";
-import { startTestApi, type TestApi } from "../testing/test-api.ts";
+import { startRateWindowApi, type RateWindowApi } from "../testing/rate-window-api.ts";
+import type { TestApi } from "../testing/test-api.ts";
 
 // An upload URL needs no key, yet one account's requests on it cannot starve another's: at most two of one
 // upload's requests in progress, and each counted against the rate of the key that created the upload.
 
-// Rate windows are minutes of the API's clock, set here.
-const MINUTE = Math.floor(Date.now() / 60_000) * 60_000;
-const secondsIntoMinute = (seconds: number) => new Date(MINUTE + seconds * 1000);
-let clock = secondsIntoMinute(20);
+// Rate windows are minutes of the API's clock, set here; the waits of refusals (remembered rate refusals, too
+// many requests at once) are counted instead of slept.
+let api: RateWindowApi;
 let t: TestApi;
-// The waits of refusals (remembered rate refusals, too many requests at once), counted instead of slept.
-const waits: number[] = [];
 
 before(async () => {
-  t = await startTestApi({}, { now: () => clock, rateRefusals: { pause: async (ms) => void waits.push(ms) } });
+  api = await startRateWindowApi();
+  t = api.t;
 });
 after(() => t.close());
 
@@ -40,12 +39,12 @@ test("a third request at once on one upload is 429 RATE_LIMITED with Retry-After
   try {
     const lockKey = uploadLockKey(createUploadStore(parseStorageUrl(parseEnv({ DATA_DIR: t.dataDir })), {}).storageId(upload.id));
     await elsewhere.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [lockKey]);
-    const waitsBefore = waits.length;
+    const waitsBefore = api.waits.length;
     const answers = [head(upload.upload_url), head(upload.upload_url), head(upload.upload_url)];
     const first = await Promise.race(answers);
     assert.equal(first.status, 429, "answered while the lock is still held elsewhere");
     assert.equal(first.headers.get("retry-after"), "5");
-    assert.equal(waits.length, waitsBefore + 1, "answered after a refusal's wait");
+    assert.equal(api.waits.length, waitsBefore + 1, "answered after a refusal's wait");
     // The other two are still in progress: any further request is refused, a PATCH with the API's error body.
     const patch = await fetch(upload.upload_url, {
       method: "PATCH",
@@ -65,7 +64,7 @@ test("a third request at once on one upload is 429 RATE_LIMITED with Retry-After
 
 test("an upload URL's requests count against the rate of the key that created the upload; a wrong signature counts nothing", async () => {
   const { api_key: key } = await t.createKey({ ratePerMinute: 4 });
-  clock = secondsIntoMinute(20);
+  api.at(20);
   const upload = await create(key);
   const forged = upload.upload_url.replace(/signature=[^&]+/, "signature=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
   for (let i = 0; i < 5; i += 1) assert.equal((await head(forged)).status, 404);
@@ -78,6 +77,6 @@ test("an upload URL's requests count against the rate of the key that created th
   const keyed = await t.request("GET", "/v1/usage", { key });
   assert.equal(keyed.status, 429, "the key's own requests share the window");
   assertErrorShape(keyed.body, "RATE_LIMITED");
-  clock = secondsIntoMinute(60);
+  api.at(60);
   assert.equal((await head(upload.upload_url)).status, 200, "the next minute is a new window");
 });
