@@ -27,6 +27,8 @@ import { createUrlSigner } from "../storage/signed-url.ts";
 import { createUploadStore } from "../storage/upload-store.ts";
 import { createUploadLocker } from "../db/upload-locker.ts";
 import { createTusBridge } from "../http/tus-bridge.ts";
+import { createInFlightLimit } from "../http/in-flight-limit.ts";
+import { MAX_UPLOAD_REQUESTS_IN_FLIGHT } from "@caption/shared/api/upload";
 import { JOB_EVENTS_CHANNEL, PREVIEW_RESULTS_CHANNEL, QUEUES, WEBHOOKS_CHANNEL } from "@caption/shared/jobs/catalog";
 import { startMaintenance } from "../services/maintenance.ts";
 import { startWebhookRelay } from "../services/webhook-relay.ts";
@@ -58,6 +60,8 @@ export interface ApiServerOptions {
   routes?: readonly RouteSpec[];
   /** Tests only: how refusals of keys over their rate wait (default a second each, at most 256 at once). */
   rateRefusals?: RateRefusalOptions;
+  /** The nonce /readyz proves this process holds, when a local client needs to know it is this process (service-identity.ts). */
+  identityNonce?: string;
 }
 
 /** The signing key for result links: configured, else generated once and kept under DATA_DIR. */
@@ -161,7 +165,13 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     rateRefusals: createRateRefusals(options.rateRefusals),
     heartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
     webhookUrls,
-    uploads: { store: uploadStore, tus },
+    uploads: {
+      store: uploadStore,
+      tus,
+      quota: { bytes: env.UPLOAD_QUOTA_BYTES, count: env.UPLOAD_QUOTA_COUNT },
+      inFlight: createInFlightLimit(MAX_UPLOAD_REQUESTS_IN_FLIGHT),
+    },
+    ...(options.identityNonce === undefined ? {} : { identityNonce: options.identityNonce }),
     previewLimits: {
       perMinute: env.PREVIEW_RATE_LIMIT_PER_MINUTE,
       stillMs: env.PREVIEW_STILL_DEADLINE_SECONDS * 1000,

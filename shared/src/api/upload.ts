@@ -8,6 +8,8 @@ export const UPLOAD_URL_TTL_SECONDS = 3600;
 export const FINISHED_UPLOAD_TTL_SECONDS = 24 * 3600;
 /** Unfinished, unexpired uploads an account may hold at once. */
 export const MAX_UNFINISHED_UPLOADS = 10;
+/** Requests one upload URL may have in progress at once in each API process (one writes, one waits its turn); 429 beyond. */
+export const MAX_UPLOAD_REQUESTS_IN_FLIGHT = 2;
 /** `upl_` and a ULID. */
 export const UPLOAD_ID_PATTERN = "^upl_[0-9A-HJKMNP-TV-Z]{26}$";
 
