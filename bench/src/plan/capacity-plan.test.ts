@@ -56,7 +56,9 @@ test("API replicas follow the polling load against what one API process served i
   const plan = planCapacity(input({ videosPerHour: 100_000 }));
   assert.ok(plan.api.requestsPerSecond > 300 && plan.api.requestsPerSecond < 400, String(plan.api.requestsPerSecond));
   assert.equal(plan.api.replicas, 2);
-  assert.equal(planCapacity(input({ videosPerHour: 1_000_000 })).api.replicas, Math.ceil(planCapacity(input({ videosPerHour: 1_000_000 })).api.requestsPerSecond / (900 * 0.7)));
+  const busy = planCapacity(input({ videosPerHour: 1_000_000 }));
+  assert.equal(busy.api.replicas, Math.ceil(busy.api.requestsPerSecond / (900 * 0.7)));
+  assert.ok(busy.api.replicas > 2);
 });
 
 test("what cannot be planned says why", () => {

@@ -69,7 +69,8 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
     // without it, for where notifications cannot arrive (a PgBouncer in transaction mode).
     const bossOptions = { monitorIntervalSeconds: SUPERVISE_SECONDS, superviseIntervalSeconds: SUPERVISE_SECONDS, useListenNotify: true };
     const boss = await waitForDatabase(
-      () => startQueueClient(databaseUrl, bossOptions, { max: CONNECTION_BUDGET.worker.queue, connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }, log),
+      () =>
+        startQueueClient(databaseUrl, bossOptions, { max: CONNECTION_BUDGET.worker.queue, connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }, log),
       wait,
     );
     return { registration, boss };

@@ -47,7 +47,7 @@ export const CUSTOM_RESOURCE_GROUPS = ["keda.sh/", "monitoring.coreos.com/"];
 /** Problems with one rendered object: no schema for its kind, or what its schema says is wrong. */
 export function validationErrors(object: KubernetesObject): string[] {
   const key = `${object.apiVersion} ${object.kind}`;
-  const Model = MODELS.get(key);
+  const Model = (MODELS as Map<string, ModelClass>).get(key);
   if (!Model) return [`${key}: no schema to validate it against`];
   try {
     new Model(object).validate();

