@@ -43,7 +43,7 @@ try {
   } finally {
     await mirror.close();
   }
-  const [short, long] = await step("spoken clips made", () => Promise.all([makeSpokenClip({ width: 640, height: 360, repeat: 1 }), makeSpokenClip({ width: 1280, height: 720, repeat: 3 })]));
+  const [short, long] = await step("spoken clips made", () => Promise.all([makeSpokenClip({ width: 640, height: 360, repeat: 1 }), makeSpokenClip({ width: 960, height: 540, repeat: 2 })]));
   const running = await step("PostgreSQL, migration, API and worker running as the chart's pods", () => startService(podman, log));
   service = running;
   await step("processes run as a non-root user", async () => {
