@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import { migrateToLatest } from "@caption/shared/db/migrator";
 import type { Env } from "@caption/shared/config/env";
 import { connectionOptionsFromEnv, createDatabase } from "@caption/shared/db/database";
+import { CONNECTION_BUDGET } from "@caption/shared/db/connection-budget";
 import { waitForDatabase } from "@caption/shared/db/database-retry";
 import { metricsListenAt, startMetricsServer, type MetricsServer } from "@caption/shared/telemetry/metrics-server";
 import { activeTelemetry } from "@caption/shared/telemetry/telemetry";
@@ -87,7 +88,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
   const signer = createUrlSigner(await loadSigningSecret(env));
   const resultLinks = createResultLinks(storage, signer, env, now);
   const connection = connectionOptionsFromEnv(env);
-  const db = createDatabase(databaseUrl, { max: 20, ...connection, onConnectionLost: (error) => logger.warn({ err: error }, "database connection lost") });
+  const db = createDatabase(databaseUrl, { max: CONNECTION_BUDGET.api.pool, ...connection, onConnectionLost: (error) => logger.warn({ err: error }, "database connection lost") });
 
   const telemetry = activeTelemetry();
   // Metrics never share the public port (what an ingress exposes); bound first, so a taken port stops start-up.

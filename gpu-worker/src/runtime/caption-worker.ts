@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Logger } from "pino";
 import type { Env } from "@caption/shared/config/env";
 import { connectionOptionsFromEnv, createDatabase } from "@caption/shared/db/database";
+import { CONNECTION_BUDGET } from "@caption/shared/db/connection-budget";
 import { retryWhileDatabaseUnavailable, waitForDatabase } from "@caption/shared/db/database-retry";
 import { assertMigrated } from "@caption/shared/db/migrator";
 import { startNotificationListener } from "@caption/shared/db/notification-listener";
@@ -36,7 +37,7 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
   const workerId = `${hostname()}-${process.pid}-${Date.now().toString(36)}`;
   const log = logger.child({ worker_id: workerId });
   const db = createDatabase(databaseUrl, {
-    max: env.WORKER_CONCURRENCY * 2 + 4,
+    max: CONNECTION_BUDGET.worker.pool(env.WORKER_CONCURRENCY),
     applicationName: "caption-worker",
     ...connectionOptionsFromEnv(env),
     onConnectionLost: (error) => log.warn({ err: error }, "database connection lost"),
@@ -64,7 +65,8 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
     // without it, for where notifications cannot arrive (a PgBouncer in transaction mode).
     const bossOptions = { monitorIntervalSeconds: superviseSeconds, superviseIntervalSeconds: superviseSeconds, useListenNotify: true };
     const boss = await waitForDatabase(
-      () => startQueueClient(databaseUrl, bossOptions, { max: 4, connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }, log),
+      () =>
+        startQueueClient(databaseUrl, bossOptions, { max: CONNECTION_BUDGET.worker.queue, connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }, log),
       wait,
     );
     return { registration, boss };
