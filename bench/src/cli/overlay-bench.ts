@@ -13,7 +13,7 @@ import { parseCommandLine } from "@caption/shared/runtime/command-line";
 import { createBenchKey } from "../bench-key.ts";
 import { checkOverlay } from "../overlay/overlay-checks.ts";
 import { submitJob, waitForJob, withBenchService } from "../pipeline/bench-service.ts";
-import { FRAME_RATE, makeBenchVideo } from "../pipeline/bench-videos.ts";
+import { makeBenchVideo } from "../pipeline/bench-videos.ts";
 import { treeCpuMs } from "../pipeline/tree-cpu.ts";
 import { REPO_ROOT } from "../repo-root.ts";
 import { makeWorkDir } from "../work-dir.ts";
@@ -87,7 +87,7 @@ async function main(argv: string[]): Promise<number> {
           for (const [file, url] of links) {
             await writeFile(file, Buffer.from(await (await fetch(url!)).arrayBuffer()));
           }
-          checks = await checkOverlay(files, { width: video.width, height: video.height, frameRate: FRAME_RATE });
+          checks = await checkOverlay(files, { width: video.width, height: video.height });
         }
       }
     });
