@@ -199,19 +199,27 @@ test("the attempt's signal (a cancel, the deadline) stops recognition and the re
 
 test("a failing word pass stops recognition and the render, and the attempt ends with its error, nothing left unhandled", async () => {
   const passFailed = new Error("the word pass broke");
-  // The first segment's words reach the pass, which fails; recognition fails on the next segment, if it gets there.
-  let calls = 0;
-  const oneSegment: SpeechEngine = { ...engine, transcribe: (segment, options) => (++calls === 1 ? engine.transcribe(segment, options) : Promise.reject(new Error("recognition broke"))) };
+  // The first words reach the pass, which fails; a cancel comes right after (recognition then ends on it, before
+  // it would have awaited the pass's failure).
+  const work = new AbortController();
+  const recognisedThenCanceled: SpeechEngine = {
+    ...engine,
+    transcribe: async (segment, options) => {
+      const words = await engine.transcribe(segment, options);
+      setImmediate(() => work.abort(new Error("canceled")));
+      return words;
+    },
+  };
   // The jobs before ended, so the account's concurrency limit leaves room for this one.
   await database.db.updateTable("jobs").set({ status: "canceled" }).where("status", "in", ["transcribing", "rendering"]).execute();
   const unhandled: unknown[] = [];
   const heard = (error: unknown) => void unhandled.push(error);
   process.on("unhandledRejection", heard);
   try {
-    const outcome = await stopTest("pass_fails", oneSegment, new AbortController().signal, () => Promise.reject(passFailed));
+    const outcome = await stopTest("pass_fails", recognisedThenCanceled, work.signal, () => Promise.reject(passFailed));
     // An unhandled rejection is reported once the microtasks have run.
     await new Promise(setImmediate);
-    assert.equal(outcome, passFailed);
+    assert.equal(outcome, passFailed, "the first failure is the attempt's");
     assert.deepEqual(unhandled, []);
   } finally {
     process.off("unhandledRejection", heard);
