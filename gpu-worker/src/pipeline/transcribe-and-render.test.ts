@@ -166,9 +166,9 @@ function failingEngine(then: () => Promise<never>): SpeechEngine {
   return { ...engine, transcribe: () => then() };
 }
 
-async function stopTest(name: string, speech: SpeechEngine, work: AbortSignal): Promise<unknown> {
+async function stopTest(name: string, speech: SpeechEngine, work: AbortSignal, pass?: WordPass): Promise<unknown> {
   const { overlapped } = await prepareJob(name, "highlight");
-  const outcome = await overlapped(speech, work).then(
+  const outcome = await overlapped(speech, work, pass).then(
     () => assert.fail("the attempt should have stopped"),
     (error: unknown) => error,
   );
@@ -195,4 +195,33 @@ test("the attempt's signal (a cancel, the deadline) stops recognition and the re
   });
   const outcome = await stopTest("canceled", hanging, work.signal);
   assert.equal(outcome, reason);
+});
+
+test("a failing word pass stops recognition and the render, and the attempt ends with its error, nothing left unhandled", async () => {
+  const passFailed = new Error("the word pass broke");
+  // The first words reach the pass, which fails; a cancel comes right after (recognition then ends on it, before
+  // it would have awaited the pass's failure).
+  const work = new AbortController();
+  const recognisedThenCanceled: SpeechEngine = {
+    ...engine,
+    transcribe: async (segment, options) => {
+      const words = await engine.transcribe(segment, options);
+      setImmediate(() => work.abort(new Error("canceled")));
+      return words;
+    },
+  };
+  // The jobs before ended, so the account's concurrency limit leaves room for this one.
+  await database.db.updateTable("jobs").set({ status: "canceled" }).where("status", "in", ["transcribing", "rendering"]).execute();
+  const unhandled: unknown[] = [];
+  const heard = (error: unknown) => void unhandled.push(error);
+  process.on("unhandledRejection", heard);
+  try {
+    const outcome = await stopTest("pass_fails", recognisedThenCanceled, work.signal, () => Promise.reject(passFailed));
+    // An unhandled rejection is reported once the microtasks have run.
+    await new Promise(setImmediate);
+    assert.equal(outcome, passFailed, "the first failure is the attempt's");
+    assert.deepEqual(unhandled, []);
+  } finally {
+    process.off("unhandledRejection", heard);
+  }
 });
