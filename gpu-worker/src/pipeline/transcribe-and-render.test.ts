@@ -150,7 +150,7 @@ for (const preset of ["highlight", "smash"] as const) {
 
 test("the word pass reaches the picture: replaced words are what the cues show, originals kept", async () => {
   const { overlapped, jobId } = await prepareJob("word-pass", "highlight");
-  const pass = await createWordPass({ vocabulary: [], replacements: { bread: "sourdough loaves" }, profanity: "keep" }, NO_LEXICON);
+  const pass = await createWordPass({ vocabulary: [], replacements: { bread: "sourdough loaves" }, profanity: "keep" }, NO_LEXICON, { seconds: 10 });
   const together = await overlapped(engine, new AbortController().signal, pass);
   const shown = together.cues.flatMap((c) => c.lines.flatMap((l) => l.words.map((w) => w.text)));
   assert.deepEqual(shown, together.words.map((w) => w.text));
