@@ -68,7 +68,8 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
     work,
     band: STAGES.captions,
   }).finally(() => pass.close());
-  if (pass.work) log[pass.work.spent ? "warn" : "info"]({ vocabulary_work: pass.work }, "vocabulary post-pass done");
+  if (pass.work?.spent) log.warn({ vocabulary_work: pass.work }, "vocabulary work budget spent: the rest of the words were matched by spelling only");
+  else if (pass.work) log.info({ vocabulary_work: pass.work }, "vocabulary post-pass done");
 
   // 4. Store
   const transcript = transcriptDocument({

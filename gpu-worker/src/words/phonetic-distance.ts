@@ -79,8 +79,10 @@ export function boundedDistance(heard: Uint16Array, term: Uint16Array, limit: nu
   }
   let up = previous;
   let row = current;
-  if (!meter.take(Math.min(m, band) + 1)) return Infinity;
-  for (let j = 0; j <= m; j++) up[j] = j <= band ? j * EDIT : FAR;
+  const first = Math.min(m, band);
+  if (!meter.take(first + 1)) return Infinity;
+  for (let j = 0; j <= first; j++) up[j] = j * EDIT;
+  if (first < m) up[first + 1] = FAR;
   const { costs, size } = codes;
   for (let i = 1; i <= n; i++) {
     const from = Math.max(1, i - band);

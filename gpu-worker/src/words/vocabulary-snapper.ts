@@ -14,7 +14,7 @@ export interface SnapRequest {
   phones: Map<string, string[][]>;
   budget: number;
 }
-export type SnapThreadMessage = { kind: "progress"; used: number } | ({ kind: "done"; cpuMs: number } & SnapOutcome);
+export type SnapThreadMessage = { kind: "ready" } | { kind: "progress"; used: number } | ({ kind: "done"; cpuMs: number } & SnapOutcome);
 type ThreadOutcome = SnapOutcome & { cpuMs: number };
 
 /** The work units a job's vocabulary post-pass has spent of its budget (docs/vocabulary.md). */
@@ -25,12 +25,16 @@ export interface VocabularyWork {
   spent: boolean;
   /** CPU time the thread spent snapping (what the budget bounds, whatever else the machine does). */
   cpuMs: number;
+  /** How long its thread took to start (threads, when a cancel stopped one). */
+  startMs: number;
 }
 
 export interface VocabularySnapper {
   /** Snaps one stretch of words in the thread; rejects with `signal`'s reason as soon as it aborts, the thread stopped. */
   snap(words: readonly PassedWord[], phones: Map<string, string[][]>, signal?: AbortSignal): Promise<PassedWord[]>;
   readonly work: VocabularyWork;
+  /** Resolves once its thread can take words. */
+  ready(): Promise<void>;
   /** Stops the thread; the snapper takes no more words. */
   close(): Promise<void>;
 }
@@ -49,15 +53,20 @@ export interface SnapperOptions {
  * the first words are; a cancel or deadline (`signal`) terminates it, and the next stretch starts another.
  */
 export function startVocabularySnapper(terms: readonly SnapTerm[], options: SnapperOptions): VocabularySnapper {
-  const work: VocabularyWork = { used: 0, budget: options.budget, spent: false, cpuMs: 0 };
-  let thread: SnapThread | undefined = startThread(terms);
+  const work: VocabularyWork = { used: 0, budget: options.budget, spent: false, cpuMs: 0, startMs: 0 };
+  const start = () => {
+    const started = startThread(terms);
+    started.ready.then((ms) => (work.startMs += ms), () => undefined);
+    return started;
+  };
+  let thread: SnapThread | undefined = start();
   let closed = false;
   let queue: Promise<unknown> = Promise.resolve();
 
   const snapNow = async (words: readonly PassedWord[], phones: Map<string, string[][]>, signal?: AbortSignal) => {
     signal?.throwIfAborted();
     if (closed) throw new Error("the vocabulary snapper is closed");
-    thread ??= startThread(terms);
+    thread ??= start();
     const current = thread;
     const request = { words: [...words], phones, budget: work.budget - work.used };
     const outcome = await current.run(request, signal, (used) => options.onProgress?.(work.used + used)).catch(async (error: unknown) => {
@@ -73,6 +82,7 @@ export function startVocabularySnapper(terms: readonly SnapTerm[], options: Snap
 
   return {
     work,
+    ready: async () => void (await thread?.ready),
     snap(words, phones, signal) {
       const result = queue.then(() => snapNow(words, phones, signal));
       queue = result.catch(() => undefined);
@@ -87,6 +97,8 @@ export function startVocabularySnapper(terms: readonly SnapTerm[], options: Snap
 }
 
 interface SnapThread {
+  /** Resolves with the milliseconds the thread took to load; rejects if it stopped first. */
+  ready: Promise<number>;
   run(request: SnapRequest, signal: AbortSignal | undefined, onProgress: (used: number) => void): Promise<ThreadOutcome>;
   /** Terminates the thread; resolves once it has stopped. */
   stop(): Promise<void>;
@@ -101,9 +113,13 @@ function startThread(terms: readonly SnapTerm[]): SnapThread {
   });
   // Idle between stretches, it never keeps the process alive.
   worker.unref();
+  const started = performance.now();
+  const ready = Promise.withResolvers<number>();
+  ready.promise.catch(() => undefined);
   let failure: Error | undefined;
   let waiting: { resolve: (outcome: ThreadOutcome) => void; reject: (error: unknown) => void; progress: (used: number) => void } | undefined;
   worker.on("message", (message: SnapThreadMessage) => {
+    if (message.kind === "ready") return ready.resolve(performance.now() - started);
     if (message.kind === "progress") return waiting?.progress(message.used);
     const { kind: _kind, ...outcome } = message;
     waiting?.resolve(outcome);
@@ -111,15 +127,18 @@ function startThread(terms: readonly SnapTerm[]): SnapThread {
   // A thread that fails to load or runs out of memory fails the stretch it was given, never the process.
   worker.on("error", (error) => {
     failure ??= error;
+    ready.reject(failure);
     waiting?.reject(error);
   });
   worker.on("exit", (code) => {
     failure ??= new Error(`the vocabulary thread stopped (exit code ${code})`);
+    ready.reject(failure);
     waiting?.reject(failure);
   });
   const stopped = () => worker.terminate().then(() => undefined, () => undefined);
 
   return {
+    ready: ready.promise,
     stop: stopped,
     run(request, signal, onProgress) {
       if (failure) return Promise.reject(failure);

@@ -14,3 +14,4 @@ port.on("message", ({ words, phones, budget }: SnapRequest) => {
   const cpu = process.threadCpuUsage(started);
   send({ kind: "done", ...outcome, cpuMs: (cpu.user + cpu.system) / 1000 });
 });
+send({ kind: "ready" });

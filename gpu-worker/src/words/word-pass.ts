@@ -38,6 +38,8 @@ export type WordPass = (words: readonly Word[], signal?: AbortSignal) => Promise
 export type JobWordPass = WordPass & {
   /** What the vocabulary post-pass spent; null without vocabulary. */
   readonly work: VocabularyWork | null;
+  /** Resolves once the vocabulary thread can take words (at once without vocabulary). */
+  ready(): Promise<void>;
   /** Stops the pass's vocabulary thread (if it has one). */
   close(): Promise<void>;
 };
@@ -73,5 +75,5 @@ export async function createWordPass(options: WordPassOptions, lexicon: Phonetic
     passed = applyReplacements(passed, options.replacements);
     return applyProfanity(passed, options.profanity);
   };
-  return Object.assign(pass, { work: snapper?.work ?? null, close: async () => snapper?.close() });
+  return Object.assign(pass, { work: snapper?.work ?? null, ready: async () => snapper?.ready(), close: async () => snapper?.close() });
 }
