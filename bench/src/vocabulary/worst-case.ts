@@ -47,7 +47,8 @@ const delays = (histogram: ReturnType<typeof monitorEventLoopDelay>) => `p99 ${(
  */
 export async function measureWorstCase(lexicon: Awaited<ReturnType<typeof defaultPhoneticLexicon>>): Promise<void> {
   const dataDir = await makeWorkDir();
-  const logger = createCliLogger("warn");
+  // Quiet: stopping the database under the API at the end makes its pool warn.
+  const logger = createCliLogger("error");
   const env = parseEnv({ DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn" });
   const database = await locateDatabase(env, logger);
   const api = await startApiServer(env, database.url, logger, { metrics: false });
