@@ -71,6 +71,9 @@ export async function transcribeAndRender(
       words.push(...passed);
       handOver(cueStream.add(passed, horizon));
     });
+    // A pass that fails (a cancel stops the vocabulary's thread) fails recognition where it awaits the passes;
+    // when recognition has failed first, its error is the attempt's, and this one must not go unhandled.
+    passing.catch(() => undefined);
   };
 
   await ctx.enter("transcribing", input.band[0]);

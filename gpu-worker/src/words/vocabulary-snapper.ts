@@ -3,6 +3,7 @@ import type { PassedWord } from "./passed-word.ts";
 import type { SnapOutcome, SnapTerm } from "./vocabulary-snap.ts";
 
 const THREAD = new URL("./vocabulary-thread.ts", import.meta.url);
+export const THREAD_NAME = "vocabulary";
 /** The thread holds a stretch of words, the terms and their pronunciations: far less than this. */
 const THREAD_HEAP_MB = 256;
 
@@ -106,13 +107,13 @@ interface SnapThread {
 
 function startThread(terms: readonly SnapTerm[]): SnapThread {
   const worker = new Worker(THREAD, {
+    // The thread's name (`top -H`, /proc/<pid>/task/*/comm).
+    name: THREAD_NAME,
     workerData: { terms: [...terms] } satisfies SnapThreadData,
     // Not the process's flags: its --import preloads (telemetry) have no business in a thread that only computes.
     execArgv: [],
     resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
   });
-  // Idle between stretches, it never keeps the process alive.
-  worker.unref();
   const started = performance.now();
   const ready = Promise.withResolvers<number>();
   ready.promise.catch(() => undefined);
@@ -135,6 +136,8 @@ function startThread(terms: readonly SnapTerm[]): SnapThread {
     ready.reject(failure);
     waiting?.reject(failure);
   });
+  // Idle between stretches, it never keeps the process alive (after its listeners, which would hold it again).
+  worker.unref();
   const stopped = () => worker.terminate().then(() => undefined, () => undefined);
 
   return {

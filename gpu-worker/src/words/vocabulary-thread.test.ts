@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 import type { Word } from "@caption/shared/api/transcript";
 import { parseDictionary } from "../asr/vocabulary/cmu-dictionary.ts";
 import { phoneticLexicon } from "../asr/vocabulary/phonetic-lexicon.ts";
+import { THREAD_NAME } from "./vocabulary-snapper.ts";
 import { createWordPass, distinctTerms } from "./word-pass.ts";
 
 // The issue's vocabulary: terms of one-letter words, each letter said in several phones, over words that sound
@@ -13,6 +15,16 @@ const worstTerm = (n: number, words = 10) => Array.from({ length: words }, (_, k
 const WORST = Array.from({ length: 100 }, (_, n) => worstTerm(n * 37 + 5));
 const heard = (count: number, from = 0): Word[] => Array.from({ length: count }, (_, i) => ({ text: (i + from) % 7 === 3 ? "a" : "w", start: i + from, end: i + from + 0.9 }));
 const OPTIONS = { replacements: {}, profanity: "keep" as const };
+
+/** How many of this process's threads are vocabulary threads (Linux names each thread in /proc). */
+const vocabularyThreads = () =>
+  readdirSync("/proc/self/task").filter((task) => {
+    try {
+      return readFileSync(`/proc/self/task/${task}/comm`, "utf8").trim() === THREAD_NAME;
+    } catch {
+      return false;
+    }
+  }).length;
 
 /** Resolves at the `n`th tick of a 1 ms timer (which fires only while the event loop is free). */
 function ticks(n: number): Promise<void> {
@@ -49,17 +61,18 @@ test("the post-pass runs beside the event loop: timers keep firing while it work
   await nextReport();
   assert.equal(settled, false, "the pass is still at work");
   assert.ok(reports.length > before && reports.at(-1)! > 0, "and the thread reported work after the timer ticked");
+  assert.equal(vocabularyThreads(), 1);
 
   cancel.abort(new Error("job canceled"));
   await assert.rejects(snapping, /job canceled/);
-  const stoppedAt = reports.length;
-  await ticks(20);
-  assert.equal(reports.length, stoppedAt, "no report after the cancel: the thread is gone");
+  assert.equal(vocabularyThreads(), 0, "the cancel stopped the thread");
 
   // The pass goes on with another thread for the next stretch (a cancel ends the job; a deadline, too).
   const after = await pass(heard(3, 200));
   assert.deepEqual([after[0]!.start, after.at(-1)!.end], [200, 202.9]);
+  assert.equal(vocabularyThreads(), 1);
   await pass.close();
+  assert.equal(vocabularyThreads(), 0, "closing the pass stops its thread");
 });
 
 test("the work budget is the job's: stretches share it, none spends past it, and spelling matches once it is spent", async () => {
