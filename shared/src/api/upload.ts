@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { idPattern } from "./ids.ts";
 
 /** The largest video, uploaded or downloaded (413 or the worker's VIDEO_TOO_LARGE beyond). */
 export const MAX_VIDEO_BYTES = 500 * 1024 * 1024;
@@ -9,7 +10,7 @@ export const FINISHED_UPLOAD_TTL_SECONDS = 24 * 3600;
 /** Unfinished, unexpired uploads an account may hold at once. */
 export const MAX_UNFINISHED_UPLOADS = 10;
 /** `upl_` and a ULID. */
-export const UPLOAD_ID_PATTERN = "^upl_[0-9A-HJKMNP-TV-Z]{26}$";
+export const UPLOAD_ID_PATTERN = idPattern("upl");
 
 export const UploadRequestSchema = Type.Object(
   {
