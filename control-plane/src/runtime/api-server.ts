@@ -14,6 +14,7 @@ import { activeTelemetry } from "@caption/shared/telemetry/telemetry";
 import { parseStorageUrl } from "@caption/shared/storage/storage-location";
 import { startNotificationListener } from "@caption/shared/db/notification-listener";
 import { createApp } from "../http/app.ts";
+import { answerClientError } from "../http/client-error.ts";
 import type { RouteSpec } from "../http/route-spec.ts";
 import { createEventStreams } from "../http/event-streams.ts";
 import { createStartupApp } from "../http/startup-app.ts";
@@ -101,6 +102,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
 
   let handle = createStartupApp(logger, { trustProxy: env.TRUST_PROXY }).callback();
   const server = createServer((request, response) => void handle(request, response));
+  server.on("clientError", answerClientError(logger));
   server.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
   server.keepAliveTimeout = 65_000;

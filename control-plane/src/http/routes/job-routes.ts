@@ -9,6 +9,7 @@ import { getUsage } from "../../services/usage-service.ts";
 import { baseUrlOf } from "../base-url.ts";
 import { actFor, bearerKey, principalOf } from "../middleware/authenticate.ts";
 import { error, jobCreationErrors, json, notFoundError, retryAfter } from "../openapi-parts.ts";
+import { jobIdParam } from "../path-params.ts";
 import { defineRoute } from "../route-spec.ts";
 import { createValidator } from "../validation.ts";
 
@@ -17,7 +18,7 @@ import { createValidator } from "../validation.ts";
 const editedWord = createValidator(EditedWordSchema);
 const wordShape = (word: unknown, index: number) => editedWord.problemAt(word, `/words/${index}`);
 const POLL_SECONDS = "5";
-const jobId = { id: { description: "The job's id (job_…)" } };
+const jobId = { id: jobIdParam };
 
 /** The authenticated job API: submit, poll, cancel, render again, usage. */
 export const jobRoutes = [

@@ -1,23 +1,24 @@
 import type { RouterContext } from "@koa/router";
 import { Type } from "@sinclair/typebox";
-import { UPLOAD_ID_PATTERN, UploadRequestSchema, UploadSchema } from "@caption/shared/api/upload";
+import { UploadRequestSchema, UploadSchema } from "@caption/shared/api/upload";
 import { ErrorBodySchema } from "@caption/shared/api/error";
 import { notFound } from "../../services/service-error.ts";
 import { countUploadRequest } from "../../services/authentication.ts";
 import { createUpload, uploadBusy, uploadExpired, uploadSigningKey, UPLOADS_ROUTE } from "../../services/upload-service.ts";
+import { EXPIRES_PATTERN, SIGNATURE_PATTERN } from "../../storage/signed-url.ts";
 import type { AppDeps } from "../app-deps.ts";
 import type { AppState } from "../app-state.ts";
 import { baseUrlOf } from "../base-url.ts";
 import { principalOf } from "../middleware/authenticate.ts";
 import { error, json, retryAfter } from "../openapi-parts.ts";
+import { uploadIdParam } from "../path-params.ts";
 import { defineRoute, type HttpMethod } from "../route-spec.ts";
 
-const UPLOAD_ID = new RegExp(UPLOAD_ID_PATTERN);
-const uploadId = { id: { description: "The upload's id (upl_…)" } };
+const uploadId = { id: uploadIdParam };
 const signedQuery = {
   schema: Type.Object({
-    expires: Type.String({ description: "Unix time the upload URL stops taking bytes" }),
-    signature: Type.String({ description: "HMAC of the upload and expiry" }),
+    expires: Type.String({ pattern: EXPIRES_PATTERN, description: "Unix time the upload URL stops taking bytes" }),
+    signature: Type.String({ pattern: SIGNATURE_PATTERN, description: "HMAC of the upload and expiry" }),
   }),
   refuse: () => notFound("upload"),
 };
@@ -41,10 +42,8 @@ const tusRefusals = {
  * against the rate of the key that created the upload (429), its row checked (404 unknown, 410 expired or
  * deleted), then tus.
  */
-async function toTus(ctx: RouterContext<AppState>, deps: AppDeps, readQuery: () => { expires: string; signature: string }): Promise<void> {
+async function toTus(ctx: RouterContext<AppState>, deps: AppDeps, { expires, signature }: { expires: string; signature: string }): Promise<void> {
   const id = ctx.params.id ?? "";
-  if (!UPLOAD_ID.test(id)) throw notFound("upload");
-  const { expires, signature } = readQuery();
   const verdict = deps.signer.check(uploadSigningKey(id), expires, signature, deps.now());
   if (verdict === "invalid") throw notFound("upload");
   const leave = deps.uploads.inFlight.enter(id);

@@ -9,9 +9,10 @@ import {
 } from "../../services/webhook-endpoint-service.ts";
 import { principalOf } from "../middleware/authenticate.ts";
 import { error, json, notFoundError } from "../openapi-parts.ts";
+import { webhookEndpointIdParam } from "../path-params.ts";
 import { defineRoute } from "../route-spec.ts";
 
-const endpointId = { id: { description: "The webhook endpoint's id (we_…)" } };
+const endpointId = { id: webhookEndpointIdParam };
 
 /** Account-level webhook endpoints: register (secret shown once), list, enable again, delete, and their recent deliveries. */
 export const webhookRoutes = [
