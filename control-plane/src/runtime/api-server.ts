@@ -210,7 +210,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
 
 /** On a connection of its own, without the statement timeout of the API's queries: a migration may take longer. */
 async function migrate(databaseUrl: string, connectTimeoutSeconds: number): Promise<void> {
-  const db = createDatabase(databaseUrl, { max: 1, applicationName: "caption-migrate", connectTimeoutSeconds });
+  const db = createDatabase(databaseUrl, { max: CONNECTION_BUDGET.oneOff.migrate, applicationName: "caption-migrate", connectTimeoutSeconds });
   try {
     await migrateToLatest(db);
   } finally {
