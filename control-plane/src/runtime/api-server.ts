@@ -113,7 +113,8 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
   try {
     const wait = { timeoutSeconds: env.DATABASE_STARTUP_TIMEOUT_SECONDS, logger };
     await waitForDatabase(() => migrate(databaseUrl, env.DATABASE_CONNECT_TIMEOUT_SECONDS), wait);
-    queue = await waitForDatabase(() => startJobQueue(databaseUrl, { connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }, logger, { heartbeatSeconds: env.JOB_HEARTBEAT_SECONDS, retryDelay: env.JOB_RETRY_DELAY_SECONDS }), wait);
+    const timing = { heartbeatSeconds: env.JOB_HEARTBEAT_SECONDS, retryDelay: env.JOB_RETRY_DELAY_SECONDS };
+    queue = await waitForDatabase(() => startJobQueue(databaseUrl, { connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }, logger, timing), wait);
   } catch (error) {
     await closeServer(server);
     await metrics?.close();
