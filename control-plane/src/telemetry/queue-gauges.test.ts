@@ -5,6 +5,7 @@ import { after, before, test } from "node:test";
 import { sql } from "kysely";
 import pino from "pino";
 import { startTelemetry, type Telemetry } from "@caption/shared/telemetry/telemetry";
+import { insertQueuedJob } from "@caption/shared/testing/job-rows";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { insertAccountWithEndpoints } from "../testing/webhook-endpoint-rows.ts";
 import { observeQueue, webhookBacklog } from "./queue-gauges.ts";
@@ -95,6 +96,14 @@ test("queued jobs: depth and the oldest one's age", async () => {
   try {
     assert.deepEqual(await samples("caption_queue_depth"), [0]);
     assert.deepEqual(await samples("caption_queue_oldest_age"), [0]);
+    await database.db.insertInto("accounts").values({ id: "acct_queued", name: "acct_queued", created_at: secondsAgo(3600) }).execute();
+    for (const [id, age] of [["job_older", 90], ["job_newer", 10]] as const) {
+      await insertQueuedJob(database.db, { id, accountId: "acct_queued" });
+      await database.db.updateTable("jobs").set({ created_at: secondsAgo(age) }).where("id", "=", id).execute();
+    }
+    assert.deepEqual(await samples("caption_queue_depth"), [2]);
+    const [age = -1] = await samples("caption_queue_oldest_age");
+    assert.ok(age >= 90 && age < 120, `the older job's age, ${age} s`);
   } finally {
     stop();
   }
