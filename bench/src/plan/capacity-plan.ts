@@ -75,7 +75,7 @@ export function planCapacity(input: PlanInput): Plan {
 
   const apiTotal = maxReplicas * apiConnections();
   const workerTotal = maxWorkers * workerConnections(concurrency);
-  const oneOff = 2 * CONNECTION_BUDGET.oneOff;
+  const oneOff = CONNECTION_BUDGET.oneOff.migrate + CONNECTION_BUDGET.oneOff.admin;
   const keda = 1;
   return {
     row,

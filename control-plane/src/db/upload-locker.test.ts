@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import pg from "pg";
+import { CONNECTION_BUDGET } from "@caption/shared/db/connection-budget";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { createUploadLocker, uploadLockKey } from "./upload-locker.ts";
 
-// The lock pool's connections, and more waiters than that.
-const POOL = 64;
+// The lock pool's connections (what `npm run plan` counts for it), and more waiters than that.
+const POOL = CONNECTION_BUDGET.api.uploadLocks;
 const WAITERS = POOL + 6;
 
 let database: TestDatabase;
@@ -25,6 +26,8 @@ test("requests waiting for a busy upload's lock hold no connection: another uplo
     // Every pool connection opened beforehand, one at a time: the test is about who holds them, not how fast they open.
     const warm = Array.from({ length: POOL }, (_, i) => locker.newLock(`upl_warm${i}`));
     for (const lock of warm) await lock.lock(stop.signal, noRelease);
+    const held = await elsewhere.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'caption-upload-locks' AND datname = current_database()");
+    assert.equal(held.rows[0]?.n, POOL, "one connection per upload locked, as many as the connection budget counts");
     for (const lock of warm) await lock.unlock();
 
     await elsewhere.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [uploadLockKey("upl_A")]);

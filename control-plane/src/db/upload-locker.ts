@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { ERRORS, type Lock, type Locker, type RequestRelease } from "@tus/utils";
 import pg from "pg";
+import { CONNECTION_BUDGET } from "@caption/shared/db/connection-budget";
 import { poolConfig } from "@caption/shared/db/database";
 
 // How long a waiting request waits before it asks again: from the first retry, doubling up to the most.
@@ -8,8 +9,6 @@ const FIRST_RETRY_MS = 25;
 const MOST_RETRY_MS = 200;
 // How long it waits in all before the client is told to retry.
 const ACQUIRE_TIMEOUT_MS = 20_000;
-// Connections of the lock pool: one per upload whose lock a request of this process holds.
-const MAX_CONNECTIONS = 64;
 
 /** The text whose hash is the advisory lock of tus's upload `lockId` (the upload's id in storage). */
 export const uploadLockKey = (lockId: string) => `upload\n${lockId}`;
@@ -31,7 +30,7 @@ export interface UploadLocker extends Locker {
  * upload take the whole pool from every other upload; trying costs one short statement per retry instead.
  */
 export function createUploadLocker(databaseUrl: string): UploadLocker {
-  const pool = new pg.Pool(poolConfig(databaseUrl, { max: MAX_CONNECTIONS, applicationName: "caption-upload-locks" }));
+  const pool = new pg.Pool(poolConfig(databaseUrl, { max: CONNECTION_BUDGET.api.uploadLocks, applicationName: "caption-upload-locks" }));
   pool.on("error", () => undefined);
   const holders = new Map<string, RequestRelease>();
 

@@ -4,6 +4,7 @@ import { after, before, test } from "node:test";
 import pino from "pino";
 import { parseEnv } from "@caption/shared/config/env";
 import { parseStorageUrl } from "@caption/shared/storage/storage-location";
+import { manualClock } from "@caption/shared/testing/manual-clock";
 import { sweepUploads } from "../services/upload-sweep.ts";
 import { createUploadStore } from "../storage/upload-store.ts";
 import { assertErrorShape } from "../testing/error-shape.ts";
@@ -13,11 +14,11 @@ import { startTestApi, type TestApi } from "../testing/test-api.ts";
 // stored_bytes, and what an account keeps stays within UPLOAD_QUOTA_BYTES and UPLOAD_QUOTA_COUNT.
 
 let t: TestApi;
-let clock = new Date();
-const start = clock;
+const clock = manualClock(new Date());
+const start = clock.date();
 
 before(async () => {
-  t = await startTestApi({ UPLOAD_QUOTA_BYTES: "5000", UPLOAD_QUOTA_COUNT: "3" }, { now: () => clock });
+  t = await startTestApi({ UPLOAD_QUOTA_BYTES: "5000", UPLOAD_QUOTA_COUNT: "3" }, { now: clock.date });
 });
 after(() => t.close());
 
@@ -46,11 +47,11 @@ test("the quota's count: finished and unfinished uploads count, 429 with the fig
   assertErrorShape(refused.body, "UPLOAD_LIMIT_EXCEEDED");
   assert.match(refused.body.error.message, /keeps 3 uploads, the most it may keep \(3\)/);
   assert.equal(refused.headers.get("retry-after"), String(24 * 3600), "the first finished one stops counting 24 h after completion");
-  clock = new Date(start.getTime() + 3600_000);
+  clock.advance(3600_000);
   try {
     assert.equal((await create(key, 100)).headers.get("retry-after"), String(23 * 3600));
   } finally {
-    clock = start;
+    clock.set(start);
   }
 
   const other = await t.createKey();

@@ -115,7 +115,8 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
   try {
     const wait = { timeoutSeconds: env.DATABASE_STARTUP_TIMEOUT_SECONDS, logger };
     await waitForDatabase(() => migrate(databaseUrl, env.DATABASE_CONNECT_TIMEOUT_SECONDS), wait);
-    queue = await waitForDatabase(() => startJobQueue(databaseUrl, { connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }, logger, { heartbeatSeconds: env.JOB_HEARTBEAT_SECONDS, retryDelay: env.JOB_RETRY_DELAY_SECONDS }), wait);
+    const timing = { heartbeatSeconds: env.JOB_HEARTBEAT_SECONDS, retryDelay: env.JOB_RETRY_DELAY_SECONDS };
+    queue = await waitForDatabase(() => startJobQueue(databaseUrl, { connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }, logger, timing), wait);
   } catch (error) {
     await closeServer(server);
     await metrics?.close();
@@ -212,7 +213,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
 
 /** On a connection of its own, without the statement timeout of the API's queries: a migration may take longer. */
 async function migrate(databaseUrl: string, connectTimeoutSeconds: number): Promise<void> {
-  const db = createDatabase(databaseUrl, { max: 1, applicationName: "caption-migrate", connectTimeoutSeconds });
+  const db = createDatabase(databaseUrl, { max: CONNECTION_BUDGET.oneOff.migrate, applicationName: "caption-migrate", connectTimeoutSeconds });
   try {
     await migrateToLatest(db);
   } finally {

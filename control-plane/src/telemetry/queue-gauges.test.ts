@@ -2,11 +2,13 @@
 // scrape shows while the database cannot be read (caption_database_up 0: the DatabaseUnavailable alert's signal).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { sql } from "kysely";
 import pino from "pino";
 import { startTelemetry, type Telemetry } from "@caption/shared/telemetry/telemetry";
+import { insertQueuedJob } from "@caption/shared/testing/job-rows";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { insertAccountWithEndpoints } from "../testing/webhook-endpoint-rows.ts";
-import { observeQueue } from "./queue-gauges.ts";
+import { observeQueue, webhookBacklog } from "./queue-gauges.ts";
 
 let telemetry: Telemetry;
 let database: TestDatabase;
@@ -69,11 +71,39 @@ test("the webhook backlog counts what the service owes now: queued attempts and 
   }
 });
 
+test("the backlog is read as the relay reads it: one index step per endpoint, however many of its deliveries are due", async () => {
+  const [endpoint = ""] = await insertAccountWithEndpoints(database.db, "acct_long_backlog", [{ events: ["webhook_endpoint.disabled"] }], secondsAgo(7200));
+  // A receiver back after an outage: 300 deliveries due, the oldest an hour ago; only its first is owed now.
+  const due = Array.from({ length: 300 }, (_, i) => secondsAgo(3600 - i));
+  await database.db
+    .insertInto("webhook_deliveries")
+    .values(due.map((at) => ({ endpoint_id: endpoint, event_id: `evt_${++serial}`, type: "webhook_endpoint.disabled" as const, event_at: at, next_attempt_at: at, payload: "{}" })))
+    .execute();
+  await sql`ANALYZE webhook_deliveries`.execute(database.db); // as autovacuum would: the plan is what is under test
+  // Rows the read fetched through indexes, in a transaction of its own (every other endpoint here has few).
+  const { backlog, fetched } = await database.db.transaction().execute(async (trx) => {
+    const backlog = await webhookBacklog(trx);
+    const stats = await sql<{ fetched: string }>`
+      SELECT idx_tup_fetch AS fetched FROM pg_stat_xact_user_tables WHERE relname = 'webhook_deliveries'`.execute(trx);
+    return { backlog, fetched: Number(stats.rows[0]?.fetched ?? 0) };
+  });
+  assert.ok((backlog.age ?? 0) >= 3600, `the endpoint's first due delivery is the oldest owed (${backlog.age} s)`);
+  assert.ok(fetched < 100, `fetched ${fetched} rows for an endpoint with 300 due`);
+});
+
 test("queued jobs: depth and the oldest one's age", async () => {
   const stop = observeQueue(database.db, logger);
   try {
     assert.deepEqual(await samples("caption_queue_depth"), [0]);
     assert.deepEqual(await samples("caption_queue_oldest_age"), [0]);
+    await database.db.insertInto("accounts").values({ id: "acct_queued", name: "acct_queued", created_at: secondsAgo(3600) }).execute();
+    for (const [id, age] of [["job_older", 90], ["job_newer", 10]] as const) {
+      await insertQueuedJob(database.db, { id, accountId: "acct_queued" });
+      await database.db.updateTable("jobs").set({ created_at: secondsAgo(age) }).where("id", "=", id).execute();
+    }
+    assert.deepEqual(await samples("caption_queue_depth"), [2]);
+    const [age = -1] = await samples("caption_queue_oldest_age");
+    assert.ok(age >= 90 && age < 120, `the older job's age, ${age} s`);
   } finally {
     stop();
   }

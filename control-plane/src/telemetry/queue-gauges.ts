@@ -28,7 +28,7 @@ export function observeQueue(db: Db, logger: Logger): () => void {
           .select([sql<number>`count(*)::int`.as("queued"), sql<number | null>`extract(epoch FROM now() - min(created_at))::float8`.as("age")])
           .where("status", "=", "queued")
           .executeTakeFirstOrThrow(),
-        dueWebhookDeliveries(db),
+        webhookBacklog(db),
       ]);
       result.observe(depth, jobs.queued);
       result.observe(oldestAge, jobs.age ?? 0);
@@ -49,11 +49,13 @@ export function observeQueue(db: Db, logger: Logger): () => void {
 /**
  * Deliveries the service owes now, and how long the longest-waiting has been due: those handed to the
  * queue (due since then: waiting for an API process, or their attempt running), and each enabled
- * endpoint's oldest due delivery while nothing of that endpoint is queued (what the relay hands over
+ * endpoint's head while it is due and nothing of that endpoint is queued (what the relay hands over
  * next). A receiver in its retry wait owes nothing, nor do the deliveries queued behind an endpoint's
  * first (one in flight per endpoint): a customer's failing receiver does not look like a backlog.
+ * The head is taken as the relay takes it (claimDeliveriesToEnqueue): the first entry of
+ * webhook_deliveries_endpoint_due, one index step per endpoint at every scrape, however long its backlog.
  */
-async function dueWebhookDeliveries(db: Db): Promise<{ due: number; age: number | null }> {
+export async function webhookBacklog(db: Db): Promise<{ due: number; age: number | null }> {
   const { rows } = await sql<{ due: number; age: number | null }>`
     WITH owed AS (
       SELECT d.next_attempt_at FROM webhook_deliveries d WHERE d.state = 'pending' AND d.enqueued
@@ -61,10 +63,10 @@ async function dueWebhookDeliveries(db: Db): Promise<{ due: number; age: number 
       SELECT h.next_attempt_at FROM webhook_endpoints e
       CROSS JOIN LATERAL (
         SELECT d.next_attempt_at FROM webhook_deliveries d
-        WHERE d.endpoint_id = e.id AND d.state = 'pending' AND NOT d.enqueued AND d.next_attempt_at <= now()
-        ORDER BY d.id LIMIT 1
+        WHERE d.endpoint_id = e.id AND d.state = 'pending' AND NOT d.enqueued
+        ORDER BY d.next_attempt_at, d.id LIMIT 1
       ) h
-      WHERE e.disabled_at IS NULL
+      WHERE e.disabled_at IS NULL AND h.next_attempt_at <= now()
         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries q WHERE q.endpoint_id = e.id AND q.state = 'pending' AND q.enqueued)
     )
     SELECT count(*)::int AS due, extract(epoch FROM now() - min(next_attempt_at))::float8 AS age FROM owed`.execute(db);

@@ -44,7 +44,7 @@ app.kubernetes.io/component: {{ .component }}
 {{- if .Values.api.autoscaling.enabled }}{{ .Values.api.autoscaling.maxReplicas }}{{ else }}{{ .Values.api.replicaCount }}{{ end }}
 {{- end }}
 
-{{/* Values that cannot work stop the install with what to set (test/src/deploy/helm-refusals.test.ts shows each). */}}
+{{/* Values that cannot work stop the install with what to set (test/src/deploy/helm-render.test.ts shows each). */}}
 {{- define "caption.checkValues" -}}
 {{- if and (not .Values.config.storageUrl) (not .Values.persistence.existingClaim) }}
 {{- fail "no result storage: set config.storageUrl (s3://bucket/prefix) or persistence.existingClaim (a ReadWriteMany volume shared by the API and the workers)" }}

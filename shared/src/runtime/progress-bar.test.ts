@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { manualClock } from "../testing/manual-clock.ts";
 import { LiveLines, progressBar, redraw } from "./progress-bar.ts";
 
 test("the bar fills in thirtieths and shows the whole percent, clamped to 0–100", () => {
@@ -17,16 +18,16 @@ test("a redraw goes up over the lines drawn before, clears each, and clears what
 
 test("live lines: cut to the terminal's width, throttled unless forced, notes kept above them", () => {
   let written = "";
-  let now = 0;
+  const clock = manualClock(0);
   const stream = Object.assign({ write: (chunk: string) => ((written += chunk), true) }, { columns: 6 }) as unknown as NodeJS.WritableStream;
-  const live = new LiveLines(stream, { now: () => now, minIntervalMs: 100 });
+  const live = new LiveLines(stream, { now: clock.now, minIntervalMs: 100 });
   live.draw(["abcdefgh"]);
   assert.equal(written, "\x1b[2Kabcde\n");
   written = "";
-  now = 50;
+  clock.set(50);
   live.draw(["x"], false);
   assert.equal(written, "", "too soon after the last drawing");
-  now = 150;
+  clock.set(150);
   live.draw(["y"], false);
   assert.equal(written, "\x1b[1F\x1b[2Ky\n");
   written = "";

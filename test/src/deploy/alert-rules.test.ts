@@ -5,10 +5,10 @@ import { copyFile, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { execa } from "execa";
 import { stringify } from "yaml";
 import { HELM_AVAILABLE } from "./chart/helm.ts";
 import { objectOf, renderChart } from "./chart/render.ts";
+import { promtool as runPromtool } from "./monitoring/promtool.ts";
 
 const TESTS = path.join(import.meta.dirname, "alerts", "alert-rules.promtool.yaml");
 let dir: string;
@@ -24,11 +24,7 @@ before(async () => {
 });
 after(() => rm(dir, { recursive: true, force: true }));
 
-async function promtool(args: string[]) {
-  const found = await execa("sh", ["-c", "command -v promtool"], { reject: false });
-  assert.equal(found.exitCode, 0, "promtool is missing: `npm run setup` installs it (Debian's prometheus package)");
-  return execa("promtool", args, { cwd: dir, reject: false });
-}
+const promtool = (args: string[]) => runPromtool(args, dir);
 
 test("the rendered rules are valid Prometheus rules", { skip: !HELM_AVAILABLE }, async () => {
   const check = await promtool(["check", "rules", "rules.yaml"]);
