@@ -23,8 +23,12 @@ const KOA_FREE = { "control-plane": ["services", "db", "queue", "storage"] };
 const OTHER_PACKAGE_PATH = `(^|/)(${PACKAGES.join("|")})/src(/|$)|^(\\.\\./)+(${PACKAGES.join("|")})/`;
 const BY_NAME = "Import another package by its name (@caption/…) through the entry points its package.json exports.";
 
+/** One path, the one that ships: a system library is used through its program, never bound by ABI (it ties the code to one distribution's version). */
+const ABI_BINDING = { regex: "^(koffi|ffi-napi|ffi-rs|node-ffi|@napi-ffi/.*)$", message: "No code binds a system library by ABI: run its command-line program instead." };
+
 const packagePatterns = (pkg) => [
   { regex: OTHER_PACKAGE_PATH, message: BY_NAME },
+  ABI_BINDING,
   ...PACKAGES.filter((other) => other !== pkg && !MAY_DEPEND_ON[pkg].includes(other)).map((other) => ({
     regex: `^@caption/${other}(/|$)`,
     message: `${pkg} may not depend on ${other} (docs/development.md "Layout").`,

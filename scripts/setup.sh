@@ -4,7 +4,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 # ffmpeg/ffprobe: decode, overlay, encode. flite: test speech, and (t2p) with espeak-ng the pronunciations of
-# a job's vocabulary terms. pocketsphinx: the offline fallback recognizer (libpocketsphinx3 biases it).
+# a job's vocabulary terms. pocketsphinx: the offline fallback recognizer (pocketsphinx_batch, both passes).
 # openssl: the tests' certificate authority. bzip2: sherpa-onnx model archives. chromium: the headless
 # browser the tests open /docs in (playwright-core drives Debian's build; no browser download). prometheus:
 # its promtool checks and unit-tests the chart's alert rules and the dashboard's queries.

@@ -1,4 +1,4 @@
-// `npm run bench:vocabulary [-- --worst-case-only]`: how many of 20 rare terms pocketsphinx gets right without and
+// `npm run bench:vocabulary [-- --worst-case-only | --recall-only]`: how many of 20 rare terms pocketsphinx gets right without and
 // with a job's vocabulary (flite speech, one sentence per term), what the quality report adds to a job's time, and
 // the post-pass on the worst vocabulary the schema allows: its time and work, and the API's /healthz beside it.
 // A benchmark, not a test: prints the counts and ratios, exits 0 (1 only if it could not run).
@@ -18,7 +18,10 @@ import { createWordPass } from "@caption/gpu-worker/words";
 import { BENCH_SENTENCES } from "../vocabulary/bench-terms.ts";
 import { measureWorstCase } from "../vocabulary/worst-case.ts";
 
-const options = parseCommandLine({ options: { "worst-case-only": { type: "boolean", default: false }, help: { type: "boolean", short: "h" } } }, "usage: vocabulary-bench [--worst-case-only]");
+const options = parseCommandLine(
+  { options: { "worst-case-only": { type: "boolean", default: false }, "recall-only": { type: "boolean", default: false }, help: { type: "boolean", short: "h" } } },
+  "usage: vocabulary-bench [--worst-case-only | --recall-only]",
+);
 if (typeof options === "number") process.exit(options);
 if (options["worst-case-only"]) {
   await measureWorstCase(await defaultPhoneticLexicon());
@@ -69,34 +72,36 @@ try {
   const work = pass.work!;
   console.log(`  post-pass work (both passes): ${work.used} units of the ${(work.budget / 1e6).toFixed(0)} M budget of a ${fixture.duration.toFixed(1)} s clip (${((100 * work.used) / work.budget).toFixed(2)} %)`);
 
-  // What the quality report adds to a job: the job's own work on a clip of the same speech (recognition and the
-  // render), against building the report and writing its file.
-  const video = await makeSpeechVideo({ text: BENCH_SENTENCES.map((s) => s.text).join(" "), width: 1080, height: 1920, fps: 30 });
-  const media = await probeMedia(video.path);
-  const job = await transcribe(engine, video.path);
-  const style = resolveStyle({ preset: "classic", video: { width: media.width, height: media.height } });
-  const renderStarted = performance.now();
-  await renderCaptionedVideo({ inputPath: video.path, outputPath: path.join(tmpdir(), "vocabulary-bench.mp4"), cues: buildStyledCues(job.words, style, media.durationSeconds), style, media, encoder: X264_ENCODER });
-  const renderMs = performance.now() - renderStarted;
-  const files = subtitleFiles({
-    jobId: "job_bench",
-    profile: "netflix",
-    frameRate: media.frameRate,
-    durationSeconds: media.durationSeconds,
-    style,
-    words: job.words,
-    speech: job.speech,
-    engine: { name: engine.name, model: engine.model },
-    vocabulary: { terms: [], biasing: "none", not_biased: [] },
-  });
-  const written = performance.now();
-  await writeFile(path.join(tmpdir(), "vocabulary-bench-quality.json"), JSON.stringify(files.report));
-  const reportMs = files.reportMs + (performance.now() - written);
-  const jobMs = job.ms + renderMs;
-  const share = (ms: number) => `${ms.toFixed(1)} ms = ${((100 * ms) / jobMs).toFixed(3)} %`;
-  console.log(`\non a ${media.durationSeconds.toFixed(1)} s 1080x1920 clip, of recognition + render (${(jobMs / 1000).toFixed(1)} s): quality report built and written ${share(reportMs)}, profile layout ${share(files.layoutMs)}`);
+  if (!options["recall-only"]) {
+    // What the quality report adds to a job: the job's own work on a clip of the same speech (recognition and the
+    // render), against building the report and writing its file.
+    const video = await makeSpeechVideo({ text: BENCH_SENTENCES.map((s) => s.text).join(" "), width: 1080, height: 1920, fps: 30 });
+    const media = await probeMedia(video.path);
+    const job = await transcribe(engine, video.path);
+    const style = resolveStyle({ preset: "classic", video: { width: media.width, height: media.height } });
+    const renderStarted = performance.now();
+    await renderCaptionedVideo({ inputPath: video.path, outputPath: path.join(tmpdir(), "vocabulary-bench.mp4"), cues: buildStyledCues(job.words, style, media.durationSeconds), style, media, encoder: X264_ENCODER });
+    const renderMs = performance.now() - renderStarted;
+    const files = subtitleFiles({
+      jobId: "job_bench",
+      profile: "netflix",
+      frameRate: media.frameRate,
+      durationSeconds: media.durationSeconds,
+      style,
+      words: job.words,
+      speech: job.speech,
+      engine: { name: engine.name, model: engine.model },
+      vocabulary: { terms: [], biasing: "none", not_biased: [] },
+    });
+    const written = performance.now();
+    await writeFile(path.join(tmpdir(), "vocabulary-bench-quality.json"), JSON.stringify(files.report));
+    const reportMs = files.reportMs + (performance.now() - written);
+    const jobMs = job.ms + renderMs;
+    const share = (ms: number) => `${ms.toFixed(1)} ms = ${((100 * ms) / jobMs).toFixed(3)} %`;
+    console.log(`\non a ${media.durationSeconds.toFixed(1)} s 1080x1920 clip, of recognition + render (${(jobMs / 1000).toFixed(1)} s): quality report built and written ${share(reportMs)}, profile layout ${share(files.layoutMs)}`);
 
-  await measureWorstCase(lexicon);
+    await measureWorstCase(lexicon);
+  }
 } finally {
   await engine.close();
   await fixture.dispose();

@@ -7,8 +7,8 @@ import { JobFailure } from "@caption/shared/errors/codes";
 import type { Logger } from "pino";
 import { parseReply, replyLength } from "./pocketsphinx-hypseg.ts";
 import { startPocketsphinxBatch, type PocketsphinxBatch } from "./pocketsphinx-process.ts";
-import { BiasedDecoders } from "./vocabulary/biased-decoders.ts";
 import { SAMPLE_RATE, type SpeechEngine, type SpeechSegment } from "./speech-engine.ts";
+import { createTermPass } from "./vocabulary/term-pass.ts";
 
 export const DEFAULT_POCKETSPHINX_MODEL_DIR = "/usr/share/pocketsphinx/model/en-us";
 export const DEFAULT_POCKETSPHINX_BINARY = "/usr/bin/pocketsphinx_batch";
@@ -24,8 +24,8 @@ export interface PocketsphinxEngineOptions {
 /**
  * English-only fallback engine. One `pocketsphinx_batch` process is kept for the engine's life and
  * fed segment files through its control file, because starting it and loading the models (~0.27 s)
- * would add a third to the decoding time of a typical 5 s segment. A job with a vocabulary decodes on
- * a decoder biased toward its terms instead (vocabulary/biased-decoders.ts), kept while the job runs.
+ * would add a third to the decoding time of a typical 5 s segment. In a job with a vocabulary, a
+ * segment whose words could hide a term is decoded again on a grammar that offers it (vocabulary/term-pass.ts).
  */
 export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}): SpeechEngine {
   const modelDir = options.modelDir ?? DEFAULT_POCKETSPHINX_MODEL_DIR;
@@ -55,7 +55,7 @@ export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}
     "-hyp", "/dev/stdout", "-hypseg", "/dev/stdout", "-ctm", "/dev/stdout",
   ];
   let batch: PocketsphinxBatch | undefined;
-  const biased = new BiasedDecoders(modelDir, logger);
+  const termPass = createTermPass({ modelDir, binary, workDir, ...(logger ? { logger } : {}) });
   let queue: Promise<unknown> = Promise.resolve();
   let counter = 0;
   let closed = false;
@@ -83,21 +83,26 @@ export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}
     return { words, stop: () => decoder.kill() };
   }
 
-  /** The words of a decoder biased toward the vocabulary (its own process); stopping it midway stops that process. */
-  function biasedBy(vocabulary: readonly string[], signal: AbortSignal): (uttid: string, file: string) => Decoding {
-    return (_uttid, file) => ({
-      words: biased.get(vocabulary, signal).then((decoder) => decoder.decode(file)),
-      stop: () => biased.drop(vocabulary),
-    });
+  /**
+   * The batch decoder's words, then the vocabulary pass's. A cancel during the first pass stops the batch decoder; once
+   * it is done, the signal kills the second pass, and the batch decoder (idle, shared) is left alone.
+   */
+  function twoPasses(vocabulary: readonly string[], signal: AbortSignal): (uttid: string) => Decoding {
+    return (uttid) => {
+      const first = plain(uttid);
+      let heard = false;
+      const words = first.words.then((words) => ((heard = true), termPass({ uttid, heard: words, vocabulary, signal })));
+      return { words, stop: () => (heard ? Promise.resolve() : first.stop()) };
+    };
   }
 
-  async function decode(segment: SpeechSegment, signal: AbortSignal, run: (uttid: string, file: string) => Decoding): Promise<Word[]> {
+  async function decode(segment: SpeechSegment, signal: AbortSignal, run: (uttid: string) => Decoding): Promise<Word[]> {
     signal.throwIfAborted();
     if (closed) throw new Error("pocketsphinx engine is closed");
     const uttid = `u${String(++counter).padStart(8, "0")}`;
     const file = join(workDir, `${uttid}.raw`);
     await writeFile(file, toPcm16(segment.samples), { signal });
-    const decoding = run(uttid, file);
+    const decoding = run(uttid);
     const onAbort = (): void => void decoding.stop();
     signal.addEventListener("abort", onAbort, { once: true });
     try {
@@ -130,14 +135,13 @@ export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}
         return Promise.reject(new JobFailure("UNSUPPORTED_LANGUAGE", `pocketsphinx transcribes English only, not "${language}"`));
       }
       // One utterance at a time: each decoder uses a core, and the batch process reads one control line at a time.
-      const result = queue.then(() => decode(segment, signal, vocabulary && vocabulary.length > 0 ? biasedBy(vocabulary, signal) : plain));
+      const result = queue.then(() => decode(segment, signal, vocabulary && vocabulary.length > 0 ? twoPasses(vocabulary, signal) : plain));
       queue = result.catch(() => undefined);
       return result;
     },
     async close() {
       closed = true;
       await queue;
-      await biased.closeAll();
       await batch?.kill();
       rmSync(workDir, { recursive: true, force: true });
     },

@@ -98,7 +98,8 @@ export function startPocketsphinxBatch(
   };
 }
 
-function lastErrorLines(stderr: string): string {
+/** The lines of pocketsphinx's log that say what went wrong (its last lines when none says ERROR or FATAL). */
+export function lastErrorLines(stderr: string): string {
   const lines = stderr.split("\n").filter((line) => /ERROR|FATAL|^exit status/.test(line));
   return (lines.length > 0 ? lines.slice(-3) : stderr.trim().split("\n").slice(-3)).join(" | ").slice(0, 1_000);
 }

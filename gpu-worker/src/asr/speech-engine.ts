@@ -35,7 +35,10 @@ export interface SpeechEngine {
   readonly detectsLanguage: boolean;
   /** Where inference runs, after any fallback. */
   readonly provider: ExecutionProvider;
-  /** Whether `vocabulary` reaches the decoder (pocketsphinx: dictionary and language model; sherpa-onnx transducers: hotwords with modified beam search). */
+  /**
+   * Whether `vocabulary` reaches the decoder (pocketsphinx: a second pass on a grammar offering the terms; sherpa-onnx
+   * transducers: hotwords with modified beam search).
+   */
   readonly biasing: boolean;
   /**
    * Words with absolute times (seconds), monotonic, inside [segment.start, segment.start + duration].

@@ -29,7 +29,7 @@ export async function biasingOutcome(engine: SpeechEngine, terms: readonly strin
   });
   return {
     terms: [...terms],
-    biasing: "pocketsphinx: terms added to the dictionary (pronunciations from flite t2p and espeak-ng) and raised in the language model",
+    biasing: "pocketsphinx: pronunciations from flite t2p and espeak-ng; a second pass offers each term where the heard words could be it",
     not_biased,
   };
 }

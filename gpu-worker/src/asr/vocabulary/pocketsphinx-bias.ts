@@ -1,7 +1,7 @@
 import type { PronouncingDictionary } from "./cmu-dictionary.ts";
 import { pronounce, type GraphemeToPhonemeOptions } from "./grapheme-to-phoneme.ts";
 
-/** A word of a term as the biased decoder gets it: its dictionary spelling, and pronunciations to add (none when the dictionary has it). */
+/** A word of a term as the second pass gets it: its dictionary spelling, and pronunciations to add (none when the dictionary has it). */
 export interface BiasWord {
   key: string;
   pronunciations: string[][];
@@ -9,6 +9,8 @@ export interface BiasWord {
 
 export interface BiasPlan {
   words: BiasWord[];
+  /** The terms the second pass looks for, as their words. */
+  terms: string[][];
   /** Terms left to the post-pass, and why. */
   notBiased: { term: string; reason: string }[];
 }
@@ -21,14 +23,15 @@ export const unpronounced = (words: readonly string[]): string =>
 export const termWords = (term: string): string[] => term.toLowerCase().split(/\s+/u).filter(Boolean);
 
 /**
- * Which words of the terms go into pocketsphinx's dictionary and language model, with what pronunciations: those
- * its dictionary holds are only raised in the language model; the others get the grapheme-to-phoneme step's. A
- * term with a word that cannot be pronounced is not biased at all (the post-pass still looks for it).
+ * The terms the second pass offers the decoder, and their words' pronunciations: those pocketsphinx's dictionary
+ * holds keep its own; the others get the grapheme-to-phoneme step's. A term with a word that cannot be pronounced
+ * is not offered at all (the post-pass still looks for it).
  */
 export async function planBias(terms: readonly string[], dictionary: PronouncingDictionary, options: GraphemeToPhonemeOptions = {}): Promise<BiasPlan> {
   const unknown = [...new Set(terms.flatMap(termWords))].filter((word) => !dictionary.has(word));
   const made = await pronounce(unknown, options);
   const words = new Map<string, BiasWord>();
+  const biased = new Map<string, string[]>();
   const notBiased: BiasPlan["notBiased"] = [];
   for (const term of terms) {
     const parts = termWords(term);
@@ -38,6 +41,7 @@ export async function planBias(terms: readonly string[], dictionary: Pronouncing
       continue;
     }
     for (const word of parts) words.set(word, { key: word, pronunciations: dictionary.has(word) ? [] : made.get(word)! });
+    biased.set(parts.join(" "), parts);
   }
-  return { words: [...words.values()], notBiased };
+  return { words: [...words.values()], terms: [...biased.values()], notBiased };
 }
