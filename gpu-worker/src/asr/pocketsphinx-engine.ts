@@ -65,6 +65,7 @@ export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}
       const started = startPocketsphinxBatch(binary, args, replyLength, logger);
       logger?.debug({ pid: started.pid }, "pocketsphinx started");
       void started.exited.then(() => {
+        logger?.debug({ pid: started.pid }, "pocketsphinx stopped");
         if (batch === started) batch = undefined;
       });
       batch = started;
