@@ -3,7 +3,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test, type TestContext } from "node:test";
-import { setTimeout as pause } from "node:timers/promises";
 import pino from "pino";
 import { accountBalance, grantCredits } from "@caption/shared/db/credit-ledger";
 import { startNotificationListener, type NotificationListener } from "@caption/shared/db/notification-listener";
@@ -12,6 +11,7 @@ import { cancelJob } from "@caption/shared/jobs/job-lifecycle";
 import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
 import { manualClock } from "@caption/shared/testing/manual-clock";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
+import { until } from "@caption/shared/testing/until";
 import { createPocketsphinxEngine } from "../asr/pocketsphinx-engine.ts";
 import type { SpeechEngine } from "../asr/speech-engine.ts";
 import { jobStatus } from "../db/job-repository.ts";
@@ -20,8 +20,8 @@ import { SOFTWARE_DECODER } from "../media/video-decoder.ts";
 import type { PipelineDeps } from "../pipeline/attempt-context.ts";
 import { processJob } from "../pipeline/job-attempt.ts";
 import { createLocalResultStore } from "../storage/local-result-store.ts";
-import { bytesWritten, commandLine, descendantProcesses, isRunning, openFiles, type ProcessInfo } from "../testing/process-tree.ts";
-import { makeSpeechVideo } from "../testing/speech-video.ts";
+import { audioExtraction, audioSecondsExtracted, decodingRecognizer, makeJobStateVideos, recognizerProcesses, renderFfmpeg } from "../testing/job-processes.ts";
+import { descendantProcesses, isRunning, type ProcessInfo } from "../testing/process-tree.ts";
 import { jobChangesFrom } from "./job-changes.ts";
 
 // A cancel stops a job's work in every state: a real attempt (download, ffprobe, ffmpeg, Silero VAD, pocketsphinx,
@@ -56,16 +56,7 @@ before(async () => {
   files = await startTestHttpsServer();
   dir = await mkdtemp(join(tmpdir(), "cancel-states-"));
   pocketsphinx = createPocketsphinxEngine({ logger });
-  const small = { width: 426, height: 240, fps: 30 };
-  // Speech only after 280 s of silence: audio extraction and the VAD work long before the recognizer is needed.
-  const quietStart = await makeSpeechVideo({ ...small, text: "And here at last somebody speaks.", padSeconds: 280, durationSeconds: 290 });
-  // Speech from the start, without a pause long enough to cut it: a long first utterance to decode.
-  const talk =
-    "Welcome back to the channel. Today we are going to bake a simple loaf of bread at home with only four ingredients, flour, water, " +
-    "salt and yeast, and we will take our time with every step so that nothing goes wrong along the way.";
-  const speechFirst = await makeSpeechVideo({ ...small, text: talk, durationSeconds: 30 });
-  // A few words, then a minute to draw: rendering goes on long after recognition ends.
-  const longRender = await makeSpeechVideo({ ...small, text: "Short and sweet.", durationSeconds: 60 });
+  const { quietStart, speechFirst, longRender } = await makeJobStateVideos();
   files.serveFile("/quiet-start.mp4", quietStart.path, "video/mp4");
   files.serveFile("/speech-first.mp4", speechFirst.path, "video/mp4");
   files.serveFile("/long-render.mp4", longRender.path, "video/mp4");
@@ -112,24 +103,10 @@ function pipelineDeps(): PipelineDeps {
   };
 }
 
-/** Polls until `found` returns something (a state of the attempt seen from outside: processes, rows). */
-async function until<T>(found: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  for (;;) {
-    const value = await found();
-    if (value !== undefined) return value;
-    await pause(5);
-  }
-}
+// The states are seen from outside, as a person would see them (processes, rows); on a loaded machine a job
+// takes minutes to reach some of them.
+const STATE_TIMEOUT_MS = 600_000;
 
-const ffmpegRunning = (match: (args: string[]) => boolean): ProcessInfo | undefined =>
-  descendantProcesses(process.pid).find((p) => p.name === "ffmpeg" && match(commandLine(p.pid)));
-const extractsAudio = (args: string[]) => args.includes("f32le");
-/** pocketsphinx_batch and the shells and pipes around it (pocketsphinx-process.ts), among `all`. */
-const recognizerProcesses = (all: readonly ProcessInfo[]): ProcessInfo[] => {
-  const shells = new Set(all.filter((p) => commandLine(p.pid).some((arg) => arg.endsWith("pocketsphinx_batch"))).map((p) => p.pid));
-  return all.filter((p) => shells.has(p.pid) || shells.has(p.ppid));
-};
-const renders = (args: string[]) => args.includes("pipe:0");
 const exitOf = (pid: number) => log.find((entry) => entry.pid === pid && (entry.msg === "ffmpeg exited" || entry.msg === "pocketsphinx stopped"));
 
 /**
@@ -193,15 +170,15 @@ test("downloading: the download's connection is closed", async (t) => {
 
 test("extracting audio: the audio ffmpeg is killed before any audio reached the recognizer", async (t) => {
   let audio: ProcessInfo | undefined;
-  await cancelIn(t, "extracting", "/quiet-start.mp4", () => until(() => (audio = ffmpegRunning(extractsAudio))));
+  await cancelIn(t, "extracting", "/quiet-start.mp4", () => until("audio extraction", () => (audio = audioExtraction(process.pid)), STATE_TIMEOUT_MS));
   assert.equal(exitOf(audio!.pid)?.canceled, true, "it was still extracting");
   assert.equal(recognitions.filter((call) => call.jobId === "job_extracting").length, 0);
 });
 
 test("voice activity detection: stopped in the silence, the audio ffmpeg with it", async (t) => {
   let audio: ProcessInfo | undefined;
-  // Thirty seconds of audio handed over (4 bytes a sample): the detector is working through the silence.
-  const detecting = () => until(() => (audio = ffmpegRunning(extractsAudio)) && bytesWritten(audio.pid) >= 30 * 16_000 * 4 ? audio : undefined);
+  // Thirty seconds of audio handed over: the detector is working through the silence.
+  const detecting = () => until("30 s of audio extracted", () => (audio = audioExtraction(process.pid)) && audioSecondsExtracted(audio.pid) >= 30, STATE_TIMEOUT_MS);
   await cancelIn(t, "detecting", "/quiet-start.mp4", detecting);
   assert.equal(exitOf(audio!.pid)?.canceled, true, "it was still extracting");
   assert.equal(recognitions.filter((call) => call.jobId === "job_detecting").length, 0, "no speech had reached the recognizer");
@@ -211,7 +188,7 @@ test("voice activity detection: stopped in the silence, the audio ffmpeg with it
 test("recognizing: pocketsphinx is killed mid-utterance", async (t) => {
   const called = new Promise<void>((resolve) => (recognitionStarted = resolve));
   // The recognizer called, and pocketsphinx reading the utterance's audio (it reads as it decodes).
-  const decoding = () => until(() => recognizerProcesses(descendantProcesses(process.pid)).find((p) => openFiles(p.pid).some((f) => f.endsWith(".raw"))));
+  const decoding = () => until("pocketsphinx decoding", () => decodingRecognizer(process.pid));
   const { recognizer: decoders } = await cancelIn(t, "recognizing", "/speech-first.mp4", () => called.then(decoding));
   assert.ok(decoders.length > 0, "pocketsphinx was running");
   for (const decoder of decoders) assert.equal(isRunning(decoder.pid), false, `pocketsphinx ${decoder.pid} was stopped`);
@@ -221,8 +198,8 @@ test("recognizing: pocketsphinx is killed mid-utterance", async (t) => {
 test("rendering: the render's ffmpeg is killed mid-render", async (t) => {
   let renderer: ProcessInfo | undefined;
   const rendering = async (jobId: string) => {
-    await until(async () => ((await jobStatus(database.db, jobId)) === "rendering" ? true : undefined));
-    renderer = await until(() => ffmpegRunning(renders));
+    await until("the rendering stage", async () => (await jobStatus(database.db, jobId)) === "rendering", STATE_TIMEOUT_MS);
+    renderer = await until("the render's ffmpeg", () => renderFfmpeg(process.pid));
   };
   await cancelIn(t, "rendering", "/long-render.mp4", rendering);
   assert.equal(exitOf(renderer!.pid)?.canceled, true);

@@ -12,3 +12,4 @@ export { composeSpeech, type SpeechFixture } from "./speech-fixtures.ts";
 export { markedSpeech, type MarkedSpeech } from "./marked-speech.ts";
 export { kaldiMelBinCentreHz, type Tone } from "./tones.ts";
 export { writeTinySenseVoiceModel, type TinySenseVoiceToken } from "./tiny-sense-voice-model.ts";
+export { audioExtraction, audioSecondsExtracted, decodingRecognizer, jobProcesses, makeJobStateVideos, recognizerProcesses, renderFfmpeg } from "./job-processes.ts";
