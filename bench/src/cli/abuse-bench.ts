@@ -4,6 +4,9 @@
 // uploads attack) its upload PATCH p99 against their quiet values (target ≤ 2×), how long its webhooks take
 // after the event (target ≤ 10 s), and the API process's peak RSS (target < 512 MiB).
 // Quiet and attack windows alternate (--rounds), and each phase's p99 is taken over all its responses.
+// Then (--cancels) a worker of its own runs caption jobs that are canceled in each state (downloading, extracting
+// audio, voice activity detection, recognizing, rendering): the time from the cancel to the job's work gone
+// (target ≤ 1 s), cancel-timing.ts.
 // A benchmark, not a test: PASS/FAIL lines, exit 0 either way (1 only if it could not run).
 import { rm } from "node:fs/promises";
 import os from "node:os";
@@ -14,12 +17,13 @@ import { parseCommandLine } from "@caption/shared/runtime/command-line";
 import { startTestHttpsServer, type TestHttpsServer } from "@caption/shared/testing/https-server";
 import { ensureTestCa } from "@caption/shared/testing/test-ca";
 import { ATTACKS, startAttackThread, startSilentListener, type AttackName, type AttackThread } from "../abuse/attack.ts";
+import { measureCancels, reportCancels } from "../abuse/cancel-timing.ts";
 import { cpuShare, inWindow, loopDelay, newPhase, type Phase } from "../abuse/phases.ts";
 import { report } from "../abuse/report.ts";
 import { startWebhookTimer } from "../abuse/victim.ts";
 import { victimUploads } from "../abuse/victim-uploads.ts";
 import { rssOf, sampleRss } from "../rss-sampler.ts";
-import { apiScenarios, seedJobs } from "../api/api-scenarios.ts";
+import { apiScenarios, seedJobs, type SeededJob } from "../api/api-scenarios.ts";
 import { runLoad } from "../api/run-load.ts";
 import { createBenchKey } from "../bench-key.ts";
 import { makeWorkDir } from "../work-dir.ts";
@@ -35,7 +39,13 @@ const USAGE = `usage: abuse-bench [options]
   --attacks LIST (bodies,churn,streams,uploads)  which attacks run (one at a time shows what each costs)
   --attacker KIND (ordinary)  the attacker's key: ordinary (a new account's limits: 1200 requests a
                       minute, 4 jobs at once) or unlimited (both lifted: what the API can take at all)
-  --profile DIR       CPU profile of the API process into DIR`;
+  --profile DIR       CPU profile of the API process into DIR
+  --cancels N (1)     each state of a caption job canceled N times with a worker running (0: none)
+  --cancels-only      no attack: only the cancels, on a quiet service`;
+
+// The second account's limits are lifted so that its load measures the API, not its own rate limit.
+const UNLIMITED = { scopes: ["subtitles:write"], credits: 1_000_000, concurrency: 1_000_000_000, ratePerMinute: 1_000_000_000 };
+const ORDINARY = { scopes: ["subtitles:write"], credits: 1_000_000 };
 
 async function main(argv: string[]): Promise<number> {
   const values = parseCommandLine(
@@ -53,6 +63,8 @@ async function main(argv: string[]): Promise<number> {
         attacks: { type: "string", default: ATTACKS.join(",") },
         attacker: { type: "string", default: "ordinary" },
         profile: { type: "string" },
+        cancels: { type: "string", default: "1" },
+        "cancels-only": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -74,6 +86,11 @@ async function main(argv: string[]): Promise<number> {
   ];
   if (!numbers.every((n) => Number.isInteger(n) && n > 0)) {
     process.stderr.write(`every option is a positive whole number\n${USAGE}\n`);
+    return 2;
+  }
+  const cancelRounds = Number(values.cancels);
+  if (!Number.isInteger(cancelRounds) || cancelRounds < 0) {
+    process.stderr.write(`--cancels is a whole number\n${USAGE}\n`);
     return 2;
   }
   const attacks = values.attacks.split(",").filter((a) => a !== "");
@@ -102,77 +119,16 @@ async function main(argv: string[]): Promise<number> {
       env: { LOG_LEVEL: "warn", ALLOW_PRIVATE_VIDEO_URLS: "true", NODE_EXTRA_CA_CERTS: ca.caCertPath, BENCH_LOOP_DELAY_FILE: loopDelayFile },
       ...(values.profile ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${path.resolve(values.profile)}`] } : {}),
     });
-    // The second account's limits are lifted so that its load measures the API, not its own rate limit.
-    const unlimited = { scopes: ["subtitles:write"], credits: 1_000_000, concurrency: 1_000_000_000, ratePerMinute: 1_000_000_000 };
-    const ordinary = { scopes: ["subtitles:write"], credits: 1_000_000 };
-    const attackerKey = await createBenchKey(service.databaseUrl, { name: "attacker", ...(values.attacker === "ordinary" ? ordinary : unlimited) });
-    const victimKey = await createBenchKey(service.databaseUrl, { name: "victim", ...unlimited });
-    const victimJobs = await seedJobs(service.url, [victimKey], 50);
-    const [attackerJob] = await seedJobs(service.url, [attackerKey], 1);
-    for (let i = 0; i < 10; i++) {
-      const res = await fetch(`${service.url}/v1/webhook_endpoints`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${attackerKey}`, "content-type": "application/json" },
-        body: JSON.stringify({ url: `https://127.0.0.1:${silent.port}/never-${i}`, events: ["job.canceled", "job.progress"] }),
-      });
-      if (res.status !== 201) throw new Error(`the attacker's endpoint ${i} was refused: ${res.status}`);
+    const sizes = { rounds, duration, quiet, streams, churnLoops, connections, held, uploaders };
+    const backlog = values["cancels-only"]
+      ? []
+      : await measureAttacks({ service, receiver, silentPort: silent.port, loopDelayFile, loadAtStart, attacks, attacker: values.attacker, sizes });
+    if (cancelRounds > 0) {
+      const key = await createBenchKey(service.databaseUrl, { name: "canceler", ...UNLIMITED });
+      const { url, databaseUrl } = service;
+      reportCancels(await measureCancels({ url, databaseUrl, dataDir, files: receiver, caCertPath: ca.caCertPath, key, rounds: cancelRounds, backlog }));
+      console.log(`load average at the end ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
     }
-    const timer = await startWebhookTimer(receiver, service.url, victimKey, "/victim");
-    const get = apiScenarios([victimKey], victimJobs).find((s) => s.name === "GET /v1/jobs/{id}");
-    const uploads = attacks.includes("uploads") ? victimUploads(service.url, victimKey, uploaders) : undefined;
-    if (!get || !attackerJob) throw new Error("no GET scenario");
-    const pid = service.pid;
-    const url = service.url;
-
-    const quietWebhooks = [await timer.measureOne(30_000), await timer.measureOne(30_000)];
-    const MiB = 2 ** 20;
-    const rssBefore = rssOf(pid) / MiB;
-    const rss = sampleRss(pid, 250);
-    const [calm, attacked] = [newPhase(), newPhase()];
-    const load = async (phase: Phase, seconds: number, label: string) => {
-      const [measured, uploaded] = await inWindow(phase, pid, () =>
-        Promise.all([
-          runLoad(get, { url, connections, durationSeconds: seconds, latencies: phase.latencies }, label),
-          uploads?.run(seconds, phase.uploadLatencies),
-        ]),
-      );
-      phase.requests += measured.requestsPerSecond * measured.durationSeconds;
-      phase.unexpected += measured.unexpected;
-      phase.uploadRequests += uploaded?.requests ?? 0;
-      phase.uploadUnexpected += uploaded?.unexpected ?? 0;
-    };
-    let attack: AttackThread | undefined;
-    let attacking = false;
-    let finished = false;
-    const webhookLatencies: (number | null)[] = [];
-    const measuring = (async () => {
-      while (!finished) {
-        if (attacking) webhookLatencies.push(await timer.measureOne(60_000));
-        else await delay(100);
-      }
-    })();
-    // Quiet and attack windows alternate, so that a change in the machine's other load falls on both.
-    for (let round = 1; round <= rounds; round++) {
-      await load(calm, quiet, `quiet ${round}/${rounds}: the second account alone`);
-      if (attack) attack.resume();
-      else attack = startAttackThread({ url, key: attackerKey, jobId: attackerJob.id, streams, churnLoops, held, attacks });
-      attacking = true;
-      // Let the attack fill its queues (after a pause, get going again) before measuring beside it.
-      await delay(round === 1 ? 5000 : 2000);
-      await load(attacked, duration, `attack ${round}/${rounds}: the second account beside it`);
-      attacking = false;
-      attack.pause();
-      // The attack's requests in flight finish before the next quiet window.
-      await delay(1000);
-    }
-    finished = true;
-    const counts = await attack!.stop();
-    await measuring;
-    const peakRss = rss.stop() / MiB;
-    const loop = `quiet ${await loopDelay(loopDelayFile, calm)}; under attack ${await loopDelay(loopDelayFile, attacked)}`;
-    const cpu = `quiet ${cpuShare(calm)}; under attack ${cpuShare(attacked)}`;
-    const attackFigures = { counts, streams, churnLoops, held, duration, rounds, attacks, attacker: values.attacker };
-    report({ cpu, loop, calm, attacked, quietWebhooks, webhookLatencies, peakRss, rssBefore, loadAtStart, ...attackFigures });
     return 0;
   } catch (error) {
     console.error(error instanceof Error ? (error.stack ?? error.message) : error);
@@ -183,6 +139,92 @@ async function main(argv: string[]): Promise<number> {
     await silent.close();
     await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
   }
+}
+
+interface AttackSetup {
+  service: EmbeddedService;
+  receiver: TestHttpsServer;
+  silentPort: number;
+  loopDelayFile: string;
+  loadAtStart: number[];
+  attacks: AttackName[];
+  attacker: "ordinary" | "unlimited";
+  sizes: Record<"rounds" | "duration" | "quiet" | "streams" | "churnLoops" | "connections" | "held" | "uploaders", number>;
+}
+
+/** The attack, measured against the second account's quiet values and reported; returns the jobs it queued (no worker runs them). */
+async function measureAttacks(setup: AttackSetup): Promise<SeededJob[]> {
+  const { service, receiver, loopDelayFile, loadAtStart, attacks } = setup;
+  const { rounds, duration, quiet, streams, churnLoops, connections, held, uploaders } = setup.sizes;
+  const url = service.url;
+  const attackerKey = await createBenchKey(service.databaseUrl, { name: "attacker", ...(setup.attacker === "ordinary" ? ORDINARY : UNLIMITED) });
+  const victimKey = await createBenchKey(service.databaseUrl, { name: "victim", ...UNLIMITED });
+  const victimJobs = await seedJobs(url, [victimKey], 50);
+  const [attackerJob] = await seedJobs(url, [attackerKey], 1);
+  for (let i = 0; i < 10; i++) {
+    const res = await fetch(`${url}/v1/webhook_endpoints`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${attackerKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ url: `https://127.0.0.1:${setup.silentPort}/never-${i}`, events: ["job.canceled", "job.progress"] }),
+    });
+    if (res.status !== 201) throw new Error(`the attacker's endpoint ${i} was refused: ${res.status}`);
+  }
+  const timer = await startWebhookTimer(receiver, url, victimKey, "/victim");
+  const get = apiScenarios([victimKey], victimJobs).find((s) => s.name === "GET /v1/jobs/{id}");
+  const uploads = attacks.includes("uploads") ? victimUploads(url, victimKey, uploaders) : undefined;
+  if (!get || !attackerJob) throw new Error("no GET scenario");
+  const pid = service.pid;
+
+  const quietWebhooks = [await timer.measureOne(30_000), await timer.measureOne(30_000)];
+  const MiB = 2 ** 20;
+  const rssBefore = rssOf(pid) / MiB;
+  const rss = sampleRss(pid, 250);
+  const [calm, attacked] = [newPhase(), newPhase()];
+  const load = async (phase: Phase, seconds: number, label: string) => {
+    const [measured, uploaded] = await inWindow(phase, pid, () =>
+      Promise.all([
+        runLoad(get, { url, connections, durationSeconds: seconds, latencies: phase.latencies }, label),
+        uploads?.run(seconds, phase.uploadLatencies),
+      ]),
+    );
+    phase.requests += measured.requestsPerSecond * measured.durationSeconds;
+    phase.unexpected += measured.unexpected;
+    phase.uploadRequests += uploaded?.requests ?? 0;
+    phase.uploadUnexpected += uploaded?.unexpected ?? 0;
+  };
+  let attack: AttackThread | undefined;
+  let attacking = false;
+  let finished = false;
+  const webhookLatencies: (number | null)[] = [];
+  const measuring = (async () => {
+    while (!finished) {
+      if (attacking) webhookLatencies.push(await timer.measureOne(60_000));
+      else await delay(100);
+    }
+  })();
+  // Quiet and attack windows alternate, so that a change in the machine's other load falls on both.
+  for (let round = 1; round <= rounds; round++) {
+    await load(calm, quiet, `quiet ${round}/${rounds}: the second account alone`);
+    if (attack) attack.resume();
+    else attack = startAttackThread({ url, key: attackerKey, jobId: attackerJob.id, streams, churnLoops, held, attacks });
+    attacking = true;
+    // Let the attack fill its queues (after a pause, get going again) before measuring beside it.
+    await delay(round === 1 ? 5000 : 2000);
+    await load(attacked, duration, `attack ${round}/${rounds}: the second account beside it`);
+    attacking = false;
+    attack.pause();
+    // The attack's requests in flight finish before the next quiet window.
+    await delay(1000);
+  }
+  finished = true;
+  const counts = await attack!.stop();
+  await measuring;
+  const peakRss = rss.stop() / MiB;
+  const loop = `quiet ${await loopDelay(loopDelayFile, calm)}; under attack ${await loopDelay(loopDelayFile, attacked)}`;
+  const cpu = `quiet ${cpuShare(calm)}; under attack ${cpuShare(attacked)}`;
+  const attackFigures = { counts, streams, churnLoops, held, duration, rounds, attacks, attacker: setup.attacker };
+  report({ cpu, loop, calm, attacked, quietWebhooks, webhookLatencies, peakRss, rssBefore, loadAtStart, ...attackFigures });
+  return [...victimJobs, attackerJob];
 }
 
 process.exitCode = await main(process.argv.slice(2));

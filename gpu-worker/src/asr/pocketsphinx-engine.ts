@@ -65,6 +65,7 @@ export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}
       const started = startPocketsphinxBatch(binary, args, replyLength, logger);
       logger?.debug({ pid: started.pid }, "pocketsphinx started");
       void started.exited.then(() => {
+        logger?.debug({ pid: started.pid }, "pocketsphinx stopped");
         if (batch === started) batch = undefined;
       });
       batch = started;
@@ -72,24 +73,33 @@ export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}
     return batch;
   }
 
-  /** The batch decoder's words for an utterance file, and how to stop it midway. */
-  function plain(uttid: string): Decoding {
-    const decoder = running();
-    const words = decoder.request(uttid).then((reply) => {
-      const parsed = parseReply(reply);
-      if (parsed.uttid !== uttid) throw new Error(`pocketsphinx answered ${parsed.uttid} to ${uttid}`);
-      return parsed.words;
-    });
-    return { words, stop: () => decoder.kill() };
+  /**
+   * The batch decoder's words for an utterance file, and how to stop it midway. Each word left without a
+   * confidence is logged (to the job's log when given) with the reason.
+   */
+  function plain(log: Logger | undefined, segmentStart: number): (uttid: string) => Decoding {
+    return (uttid) => {
+      const decoder = running();
+      const words = decoder.request(uttid).then((reply) => {
+        const parsed = parseReply(reply);
+        if (parsed.uttid !== uttid) throw new Error(`pocketsphinx answered ${parsed.uttid} to ${uttid}`);
+        for (const { index, start, reason, detail } of parsed.unmatched) {
+          const word = { uttid, word_index: index, word_start: segmentStart + start, reason, ...(detail === undefined ? {} : { detail }) };
+          log?.warn({ ...word, words: parsed.words.length }, "word confidence not matched");
+        }
+        return parsed.words;
+      });
+      return { words, stop: () => decoder.kill() };
+    };
   }
 
   /**
    * The batch decoder's words, then the vocabulary pass's. A cancel during the first pass stops the batch decoder; once
    * it is done, the signal kills the second pass, and the batch decoder (idle, shared) is left alone.
    */
-  function twoPasses(vocabulary: readonly string[], signal: AbortSignal): (uttid: string) => Decoding {
+  function twoPasses(vocabulary: readonly string[], signal: AbortSignal, log: Logger | undefined, segmentStart: number): (uttid: string) => Decoding {
     return (uttid) => {
-      const first = plain(uttid);
+      const first = plain(log, segmentStart)(uttid);
       let heard = false;
       const words = first.words.then((words) => ((heard = true), termPass({ uttid, heard: words, vocabulary, signal })));
       return { words, stop: () => (heard ? Promise.resolve() : first.stop()) };
@@ -130,12 +140,14 @@ export function createPocketsphinxEngine(options: PocketsphinxEngineOptions = {}
     detectsLanguage: false,
     provider: "cpu",
     biasing: true,
-    transcribe(segment, { language, signal, vocabulary }) {
+    transcribe(segment, { language, signal, vocabulary, logger: jobLog }) {
       if (language !== "en") {
         return Promise.reject(new JobFailure("UNSUPPORTED_LANGUAGE", `pocketsphinx transcribes English only, not "${language}"`));
       }
       // One utterance at a time: each decoder uses a core, and the batch process reads one control line at a time.
-      const result = queue.then(() => decode(segment, signal, vocabulary && vocabulary.length > 0 ? twoPasses(vocabulary, signal) : plain));
+      const log = jobLog ?? logger;
+      const run = vocabulary && vocabulary.length > 0 ? twoPasses(vocabulary, signal, log, segment.start) : plain(log, segment.start);
+      const result = queue.then(() => decode(segment, signal, run));
       queue = result.catch(() => undefined);
       return result;
     },

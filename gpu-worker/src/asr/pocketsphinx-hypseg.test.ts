@@ -43,11 +43,14 @@ test("an answer of -hyp, -hypseg and -ctm lines gives each word its lattice post
       { text: "the", start: 0.16, end: 0.27, confidence: 0.581 },
       { text: "quick", start: 0.27, end: 0.56, confidence: 0.783 },
     ],
+    unmatched: [],
   });
   assert.equal(replyLength(" (u8 0)"), 2);
-  assert.deepEqual(parseReply([" (u8 0)", "u8 S 0 T 0 A 0 L 0 0"]), { uttid: "u8", words: [] });
-  // Posteriors that do not line up with the words are dropped, never misassigned.
-  assert.equal(parseReply([lines[0]!, lines[1]!, lines[3]!, lines[2]!]).words[0]!.confidence, undefined);
+  assert.deepEqual(parseReply([" (u8 0)", "u8 S 0 T 0 A 0 L 0 0"]), { uttid: "u8", words: [], unmatched: [] });
+  // A line that does not line up costs its own word only, and is never given to another.
+  const garbled = parseReply([lines[0]!, lines[1]!, "u7 1 0.16 0.10 the nan", lines[3]!]);
+  assert.deepEqual(garbled.words.map((w) => w.confidence), [undefined, 0.783]);
+  assert.deepEqual(garbled.unmatched, [{ index: 0, start: 0.16, reason: "posterior out of range", detail: Number.NaN }]);
   assert.equal(replyLength("INFO: something"), 1);
   assert.throws(() => parseReply(["INFO: something"]), /unexpected pocketsphinx output/);
 });

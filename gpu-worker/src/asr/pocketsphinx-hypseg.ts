@@ -1,4 +1,5 @@
 import type { Word } from "@caption/shared/api/transcript";
+import { alignPosteriors, type Posterior, type UnmatchedWord } from "./posterior-alignment.ts";
 
 const FRAMES_PER_SECOND = 100;
 
@@ -57,21 +58,19 @@ export function replyLength(hypLine: string): number {
 
 /**
  * The words of one answer (see replyLength) with their confidence: the posterior probability of the word in the
- * utterance's lattice, as the `-ctm` lines print it. Words whose posteriors cannot be matched up keep none.
+ * utterance's lattice, as the `-ctm` lines print it, matched to the words one by one (posterior-alignment.ts).
+ * `unmatched` says which words got none, and why.
  */
-export function parseReply(lines: readonly string[]): { uttid: string; words: Word[] } {
+export function parseReply(lines: readonly string[]): { uttid: string; words: Word[]; unmatched: UnmatchedWord[] } {
   const [hypLine = "", hypsegLine = "", ...ctmLines] = lines;
   const hyp = HYP.exec(hypLine);
   if (!hyp) throw new Error(`unexpected pocketsphinx output: ${hypLine.slice(0, 200)}`);
   const parsed = parseHypseg(hypsegLine);
   if (parsed.uttid !== hyp[2]) throw new Error(`unexpected pocketsphinx output: ${hypsegLine.slice(0, 200)}`);
-  const posteriors = ctmLines.map((line) => {
-    const [, , start, , word, confidence] = line.trim().split(/\s+/);
+  // `<uttid> <channel> <start> <duration> <word> <posterior>`; a line of another shape matches no word.
+  const posteriors = ctmLines.map((line): Posterior => {
+    const [, , start, , word = "", confidence] = line.trim().split(/\s+/);
     return { start: Number(start), word, confidence: Number(confidence) };
   });
-  const sameWord = (p: (typeof posteriors)[number], word: Word) => p.word === word.text && Math.abs(p.start - word.start) < 0.015;
-  const matched =
-    posteriors.length === parsed.words.length && posteriors.every((p, i) => sameWord(p, parsed.words[i]!) && p.confidence >= 0 && p.confidence <= 1);
-  if (!matched) return parsed;
-  return { uttid: parsed.uttid, words: parsed.words.map((word, i) => ({ ...word, confidence: posteriors[i]!.confidence })) };
+  return { uttid: parsed.uttid, ...alignPosteriors(parsed.words, posteriors) };
 }

@@ -1,5 +1,6 @@
 import type { Word } from "@caption/shared/api/transcript";
 import type { Env } from "@caption/shared/config/env";
+import type { Logger } from "pino";
 
 /** Where a speech engine runs inference: the values of `ASR_PROVIDER`. */
 export type ExecutionProvider = Env["ASR_PROVIDER"];
@@ -23,6 +24,8 @@ export interface TranscribeOptions {
   vocabulary?: readonly string[];
   /** Called with the language (one of `languages`) the model says it heard in the segment, by engines whose model says. */
   onLanguage?: (language: string) => void;
+  /** The job's log (its id bound): what the engine notices about this segment goes there rather than to its own. */
+  logger?: Logger;
 }
 
 export interface SpeechEngine {

@@ -75,7 +75,7 @@ export async function transcribeAudio(options: TranscribeAudioOptions): Promise<
     const end = Math.max(start, segment.start + segment.samples.length / SAMPLE_RATE);
     const began = performance.now();
     const onLanguage = (code: string) => heard.set(code, (heard.get(code) ?? 0) + (end - segment.start));
-    const raw = await recognise(engine, segment, { language, signal, onLanguage, ...(vocabulary ? { vocabulary } : {}) });
+    const raw = await recognise(engine, segment, { language, signal, onLanguage, ...(vocabulary ? { vocabulary } : {}), ...(logger ? { logger } : {}) });
     decodeMs += performance.now() - began;
     speechSeconds += end - segment.start;
     const placed = placeWords(raw, start, end);

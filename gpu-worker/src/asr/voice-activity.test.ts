@@ -78,6 +78,41 @@ test("stops with the abort reason", async () => {
   await assert.rejects(iterator.next(), (error) => error === reason);
 });
 
+test("the event loop turns while the detector works: a cancel heard meanwhile stops it within the chunk", async () => {
+  // Audio already in memory, as a pipe full of it is: without a turn of the loop between chunks, the detector
+  // would read them all before any timer, notification or exit could be handled.
+  const pieces: Float32Array[] = [];
+  for await (const piece of decodePcm16kMono(twoSentences.path, { signal: new AbortController().signal })) pieces.push(piece);
+  const audio = Float32Array.from(pieces.flatMap((piece) => [...piece]));
+  // A second of audio each, as a full pipe's reads come.
+  const chunks = Array.from({ length: Math.ceil(audio.length / SAMPLE_RATE) }, (_, i) => audio.subarray(i * SAMPLE_RATE, (i + 1) * SAMPLE_RATE));
+  const controller = new AbortController();
+  const reason = new Error("job canceled");
+  let read = 0;
+  let readWhenHeard = -1;
+  async function* buffered(): AsyncGenerator<Float32Array> {
+    for (const chunk of [...chunks, ...chunks, ...chunks]) {
+      // As the first chunk is read, the cancel's notification arrives: a callback from the event loop.
+      if (++read === 1) {
+        setImmediate(() => {
+          readWhenHeard = read;
+          controller.abort(reason);
+        });
+      }
+      yield chunk;
+    }
+  }
+  const speech = segmentSpeech(buffered(), { signal: controller.signal, maxSegmentSeconds: 25 });
+  await assert.rejects(
+    (async () => {
+      for await (const _segment of speech);
+    })(),
+    (error) => error === reason,
+  );
+  // Heard while the first chunk was being worked through, and nothing read after it.
+  assert.deepEqual([readWhenHeard, read], [1, 1], `heard after ${readWhenHeard} of ${3 * chunks.length} chunks, ${read} read`);
+});
+
 test("a damaged model file is refused before it reaches onnxruntime", async () => {
   const dir = await mkdtemp(join(tmpdir(), "vad-model-"));
   try {

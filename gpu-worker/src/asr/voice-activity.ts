@@ -1,10 +1,18 @@
 import { createRequire } from "node:module";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { SampleHistory } from "./sample-history.ts";
 import { DEFAULT_SILERO_VAD_MODEL, verifySileroVad } from "./silero-vad-model.ts";
 import { SAMPLE_RATE, type SpeechSegment } from "./speech-engine.ts";
 import { verifyOnnxModelFile } from "./verify-model-file.ts";
 
 const WINDOW_SIZE = 512;
+/**
+ * The detector runs on the event loop, and audio comes faster than it is read: libuv hands a pipe's reads over
+ * one after another, so without turns of its own it would work through dozens of seconds of audio before a
+ * cancel's notification, a timer or a child's exit could be handled (seconds on a busy machine). Eight windows
+ * (a quarter second of audio) are a few milliseconds of work.
+ */
+const WINDOWS_PER_TURN = 8;
 const MIN_SPEECH_SECONDS = 0.25;
 const MIN_SILENCE_SECONDS = 0.5;
 /** Context kept around each detected stretch so word onsets and endings are not clipped. */
@@ -71,7 +79,9 @@ export async function* segmentSpeech(
   let speechSince: number | undefined;
   let pending: Span | undefined;
 
+  /** The segment [from, to), unless the work was stopped meanwhile (a segment yielded is one the caller recognises). */
   function segment(from: number, to: number): SpeechSegment {
+    signal.throwIfAborted();
     return { start: from / SAMPLE_RATE, samples: history.slice(from, to) };
   }
 
@@ -114,6 +124,7 @@ export async function* segmentSpeech(
     history.dropBefore(Math.min(pending?.start ?? Infinity, history.end - keepSamples));
   }
 
+  let windowsThisTurn = 0;
   for await (const chunk of pcm) {
     signal.throwIfAborted();
     history.append(chunk);
@@ -133,6 +144,11 @@ export async function* segmentSpeech(
       } else if (history.end - (chunk.length - offset) - speechSince >= flushSamples) {
         vad.flush();
         speechSince = undefined;
+      }
+      if (++windowsThisTurn === WINDOWS_PER_TURN) {
+        windowsThisTurn = 0;
+        await yieldToEventLoop();
+        signal.throwIfAborted();
       }
     }
     yield* takeDetected();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { once } from "node:events";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -74,7 +74,11 @@ test("a binary that cannot start rejects with FfmpegError without exit code", as
   assert.match(error.message, /could not run.*ENOENT/);
 });
 
-test("abort stops ffmpeg (it ends on the SIGTERM), logs how it exited and rejects with the signal's reason", async () => {
+const debugLog = (lines: Record<string, unknown>[]) => pino({ level: "debug" }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+const exits = (lines: Record<string, unknown>[]) =>
+  lines.filter((line) => line.msg === "ffmpeg exited").map((line) => [line.pid, line.exit_code, line.signal, line.canceled]);
+
+test("abort kills ffmpeg at once (SIGKILL, not asked to finish), logs how it exited and rejects with the signal's reason", async () => {
   const controller = new AbortController();
   const reason = new Error("job cancelled");
   const lines: Record<string, unknown>[] = [];
@@ -82,17 +86,54 @@ test("abort stops ffmpeg (it ends on the SIGTERM), logs how it exited and reject
     args: ["-f", "lavfi", "-re", "-i", "testsrc2=size=160x120:rate=25", "-f", "null", "-"],
     signal: controller.signal,
     onProgress: () => controller.abort(reason),
-    logger: pino({ level: "debug" }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) }),
+    logger: debugLog(lines),
   });
   const pid = run.pid;
   run.stdin.end();
   await assert.rejects(run.done, (error: unknown) => error === reason);
   assert.ok(pid !== undefined && !isAlive(pid));
-  assert.deepEqual(
-    lines.filter((line) => line.msg === "ffmpeg exited").map((line) => [line.pid, line.exit_code, line.signal, line.canceled]),
-    [[pid, 255, null, true]],
-    "canceled, and gone on the SIGTERM without the SIGKILL that follows the grace period",
-  );
+  assert.deepEqual(exits(lines), [[pid, null, "SIGKILL", true]], "canceled, and killed: a SIGTERM would have let it flush and exit 255");
+});
+
+/** Resolves once `pid`'s main thread sits in read(2) on its standard input (Linux /proc/<pid>/syscall: number 0, fd 0). */
+async function readingStdin(pid: number): Promise<void> {
+  for (;;) {
+    const [number, fd] = (await readFile(`/proc/${pid}/syscall`, "utf8").catch(() => "")).split(" ");
+    if (number === "0" && fd === "0x0") return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+test("abort stops an ffmpeg waiting on a pipe that is never fed (a render waiting for cues), which a SIGTERM does not", async () => {
+  const controller = new AbortController();
+  const lines: Record<string, unknown>[] = [];
+  // Two inputs, the second the caption stream on stdin, as the render has: ffmpeg blocks reading it, and a
+  // SIGTERM then only sets a flag it reads once the read returns (measured: still there 3 s later).
+  const run = spawnFfmpeg({
+    args: ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-f", "matroska", "-i", "pipe:0", "-filter_complex", "overlay", "-f", "null", "-"],
+    signal: controller.signal,
+    logger: debugLog(lines),
+  });
+  await readingStdin(run.pid!);
+  controller.abort(new Error("job cancelled"));
+  await assert.rejects(run.done, /job cancelled/);
+  assert.deepEqual(exits(lines), [[run.pid, null, "SIGKILL", true]]);
+});
+
+test("abort stops an ffmpeg whose output nobody reads any more (PCM for a recognizer that stopped)", async () => {
+  const controller = new AbortController();
+  const lines: Record<string, unknown>[] = [];
+  const run = streamFfmpegOutput({
+    args: ["-f", "lavfi", "-i", "sine=duration=600", "-f", "f32le", "-ac", "1", "-ar", "16000", "pipe:1"],
+    signal: controller.signal,
+    logger: debugLog(lines),
+  });
+  // One chunk read, then no more: the pipe fills and ffmpeg blocks writing.
+  await once(run.stdout, "data");
+  run.stdout.pause();
+  controller.abort(new Error("job cancelled"));
+  await assert.rejects(run.done, /job cancelled/);
+  assert.deepEqual(exits(lines), [[run.pid, null, "SIGKILL", true]]);
 });
 
 test("an already aborted signal rejects with an AbortError", async () => {

@@ -10,7 +10,7 @@ export interface FfmpegOptions {
   args: readonly string[];
   /** Default "ffmpeg"; the composition root passes FFMPEG_PATH. */
   binary?: string;
-  /** Abort kills the process (SIGTERM, then SIGKILL after a short grace). */
+  /** Abort kills the process at once (SIGKILL; see launch). */
   signal?: AbortSignal;
   /** Wall-clock deadline: past it the process is killed like an abort and the run fails with `timedOut`. */
   timeoutMs?: number;
@@ -37,7 +37,6 @@ export class FfmpegError extends Error {
   }
 }
 
-const KILL_GRACE_MS = 2_000;
 // ffmpeg can run for minutes; only the end of stderr explains a failure.
 const STDERR_TAIL_CHARS = 8_192;
 const CAPTURE_LIMIT_BYTES = 16 * 1024 * 1024;
@@ -73,8 +72,10 @@ function launch(
   // Fails the run when onProgress throws, instead of crashing the process from a stream handler.
   const internal = new AbortController();
   let callbackError: unknown;
+  const stop = signal ? AbortSignal.any([signal, internal.signal]) : internal.signal;
+  let stoppedAt: number | undefined;
+  stop.addEventListener("abort", () => (stoppedAt = performance.now()), { once: true });
 
-  logger?.debug({ binary, args }, `${binary} started`);
   const subprocess = execa(binary, args, {
     stdin: typeof stdin === "string" ? stdin : "pipe",
     input: typeof stdin === "string" ? undefined : stdin,
@@ -83,10 +84,17 @@ function launch(
     buffer: false,
     reject: false,
     stripFinalNewline: false,
-    cancelSignal: signal ? AbortSignal.any([signal, internal.signal]) : internal.signal,
-    forceKillAfterDelay: KILL_GRACE_MS,
+    cancelSignal: stop,
+    // A stopped run's output is thrown away, so ffmpeg is killed at once rather than asked to finish (SIGTERM):
+    // on SIGTERM it still flushes its encoders and writes a trailer, and it waits for its demuxer and muxer
+    // threads, which stay blocked on a pipe nobody serves any more (the render's caption stream waiting for
+    // cues, PCM no one reads): such a run ended only on the SIGKILL after the grace period, 2 s after a cancel.
+    killSignal: "SIGKILL",
+    forceKillAfterDelay: false,
     ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }),
   });
+
+  logger?.debug({ binary, pid: subprocess.pid, args }, `${binary} started`);
 
   let stderrTail = "";
   subprocess.stderr.setEncoding("utf8");
@@ -122,9 +130,11 @@ function launch(
   }
 
   const done = subprocess.then((result) => {
-    // `canceled`: stopped through the abort signal. ffmpeg handles SIGTERM and exits with code 255; a
-    // non-null `signal` means the process was killed outright (SIGKILL after the grace, or by someone else).
-    logger?.debug({ binary, pid: subprocess.pid, exit_code: result.exitCode ?? null, signal: result.signal ?? null, canceled: result.isCanceled }, `${binary} exited`);
+    // `canceled`: stopped through the abort signal (then `signal` is SIGKILL); a signal without it was someone else's.
+    const exit = { exit_code: result.exitCode ?? null, signal: result.signal ?? null, canceled: result.isCanceled };
+    // How long after the stop it was gone (its exit seen here): what a cancel waits on.
+    const stopped = stoppedAt === undefined ? {} : { gone_ms: Math.round(performance.now() - stoppedAt) };
+    logger?.debug({ binary, pid: subprocess.pid, ...exit, ...stopped }, `${binary} exited`);
     if (signal?.aborted) throw abortReason(signal);
     if (internal.signal.aborted) throw callbackError ?? internal.signal.reason;
     if (!result.failed) return Buffer.concat(captured).toString("utf8");

@@ -7,6 +7,8 @@ import { failJob, requeueJob } from "@caption/shared/jobs/job-lifecycle";
 export interface FailedAttempt {
   /** The job was canceled through the API while the attempt ran. */
   canceled: boolean;
+  /** performance.now() when the attempt heard of the cancel. */
+  canceledAt?: number;
   /** The worker is shutting down. */
   shutdown: boolean;
   /** The queue will not retry this attempt. */
@@ -30,7 +32,9 @@ export async function endFailedAttempt(deps: { db: Db; store: ResultStore }, job
   const { log, persist } = attempt;
   if (attempt.canceled) {
     // The API already released the reservation and marked the job; leave nothing behind.
-    log.info("job canceled; work stopped");
+    // Every stage has settled, and with it every process it started: how long the cancel took to stop the work.
+    const stopping = attempt.canceledAt === undefined ? {} : { stopping_ms: Math.round(performance.now() - attempt.canceledAt) };
+    log.info(stopping, "job canceled; work stopped");
     if (attempt.storedFiles) await deps.store.deleteJob(jobId);
     return;
   }

@@ -52,6 +52,13 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
     .then(() => mkdtemp(path.join(deps.workDir, `${jobId}-`)))
     .catch(couldNotStart);
   const cancel = watchForCancel(() => jobStatus(deps.db, jobId), jobId, attempt.signal, deps.clock, deps.jobChanges);
+  // From here every child process of the attempt is being killed; "work stopped" says when the last was gone.
+  let canceledAt: number | undefined;
+  cancel.signal.addEventListener("abort", () => {
+    if (!cancel.canceled()) return;
+    canceledAt = performance.now();
+    log.info("cancel heard; stopping work");
+  }, { once: true });
   let deadline: ReturnType<typeof processingDeadline> | undefined;
   const ctx: AttemptContext = {
     deps,
@@ -79,6 +86,7 @@ async function runAttempt(deps: PipelineDeps, jobId: string, attempt: AttemptOpt
     tracing.fail(error);
     await endFailedAttempt(deps, jobId, error, {
       canceled: cancel.canceled(),
+      ...(canceledAt === undefined ? {} : { canceledAt }),
       shutdown: attempt.signal.aborted,
       finalAttempt: attempt.finalAttempt,
       storedFiles: ctx.stored.length > 0,

@@ -84,7 +84,13 @@ export async function transcribeAndRender(
   const recognition = tracing.stage("transcribe", async () => {
     const started = performance.now();
     const transcribed = await transcribeAudio({
-      pcm: decodePcm16kMono(input.sourcePath, { signal, binary: deps.ffmpegPath, container: media.container, limitSeconds: media.durationSeconds }),
+      pcm: decodePcm16kMono(input.sourcePath, {
+        signal,
+        binary: deps.ffmpegPath,
+        container: media.container,
+        limitSeconds: media.durationSeconds,
+        logger: log,
+      }),
       engine: deps.engine,
       language: input.language,
       ...(input.vocabulary.length > 0 ? { vocabulary: input.vocabulary } : {}),

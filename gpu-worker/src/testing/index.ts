@@ -3,7 +3,7 @@
 export { makeSpeechVideo, makeNonVideoFile, type GeneratedMedia, type SpeechVideoOptions } from "./speech-video.ts";
 export { accessTimeCanary, accessTimesWork, fifoCanary, type Canary } from "./canary.ts";
 export { dashManifest, ffconcatScript, hlsPlaylist, truncateAfterIndex, understateMp4Duration } from "./hostile-media.ts";
-export { descendantProcesses, isRunning, type ProcessInfo } from "./process-tree.ts";
+export { bytesWritten, commandLine, descendantProcesses, isRunning, openFiles, type ProcessInfo } from "./process-tree.ts";
 export { spokenPrefixWordErrorRate, wordErrorRate } from "./word-error-rate.ts";
 export { brightPixels, brightRows, grayFrame, type GrayFrame } from "./gray-frame.ts";
 export { parseWebVtt, type ParsedVttCue } from "./webvtt.ts";
@@ -12,3 +12,4 @@ export { composeSpeech, type SpeechFixture } from "./speech-fixtures.ts";
 export { markedSpeech, type MarkedSpeech } from "./marked-speech.ts";
 export { kaldiMelBinCentreHz, type Tone } from "./tones.ts";
 export { writeTinySenseVoiceModel, type TinySenseVoiceToken } from "./tiny-sense-voice-model.ts";
+export { audioExtraction, audioSecondsExtracted, decodingRecognizer, jobProcesses, makeJobStateVideos, recognizerProcesses, renderFfmpeg } from "./job-processes.ts";

@@ -1,5 +1,5 @@
 // Test helper: which processes a test started, read from Linux /proc.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
 export interface ProcessInfo {
   pid: number;
@@ -45,4 +45,37 @@ export function descendantProcesses(root: number): ProcessInfo[] {
 /** False once `pid` has exited (zombies count as exited). */
 export function isRunning(pid: number): boolean {
   return readProcess(pid) !== undefined;
+}
+
+/** The process's arguments; none once it is gone. */
+export function commandLine(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((arg) => arg !== "");
+  } catch {
+    return [];
+  }
+}
+
+/** Bytes the process has written so far (to files and pipes alike), 0 once it is gone. */
+export function bytesWritten(pid: number): number {
+  try {
+    return Number(/^wchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, "utf8"))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** The files the process has open, by path; none once it is gone. */
+export function openFiles(pid: number): string[] {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+      try {
+        return [readlinkSync(`/proc/${pid}/fd/${fd}`)];
+      } catch {
+        return [];
+      }
+    });
+  } catch {
+    return [];
+  }
 }

@@ -53,7 +53,7 @@ describe("cancel while rendering", () => {
   });
   after(() => service?.close());
 
-  test("stops the render's ffmpeg on the cancel (it ends on the attempt's SIGTERM, mid-render), releases the reservation and leaves no files", async (t) => {
+  test("stops the render's ffmpeg on the cancel (killed by the attempt, mid-render), releases the reservation and leaves no files", async (t) => {
     const { api_key: key } = await service.createKey({ credits: 100 });
     const { body } = await service.call("POST", "/v1/subtitles", key, { video_url: files.url("/clip.mp4") });
     // Rendering, and ffmpeg has reported progress past the stage's start: it is encoding.
@@ -67,13 +67,13 @@ describe("cancel while rendering", () => {
     const cancel = await service.call("POST", `/v1/jobs/${body.id}/cancel`, key);
     assert.deepEqual(cancel.body, { id: body.id, status: "canceled" });
     const stopped = await logLine((entry) => entry.msg === "job canceled; work stopped" && entry.job_id === body.id);
-    // Promptness without a stopwatch: the worker acts on a cancel at its next status read (cancel-watch.test.ts),
-    // and here that act stopped ffmpeg: its run was canceled through the attempt's signal and it ended on the
-    // SIGTERM (ffmpeg's own exit code 255), needing no SIGKILL (sent 2 s after it), before the attempt
-    // reported its work stopped; and the render never finished.
+    // Promptness without a stopwatch: the worker acts on a cancel when its notification arrives (job-changes.test.ts),
+    // and here that act stopped ffmpeg: its run was canceled through the attempt's signal and killed on it (an
+    // aborted run is killed at once, media/ffmpeg.ts), before the attempt reported its work stopped; and the
+    // render never finished. Every state of a job: gpu-worker/src/runtime/cancel-stops-work.test.ts.
     const exit = log.find((entry) => entry.msg === "ffmpeg exited" && entry.pid === renderer.pid);
     assert.ok(exit, "the render's ffmpeg logged its exit");
-    assert.deepEqual([exit.job_id, exit.canceled, exit.signal, exit.exit_code], [body.id, true, null, 255]);
+    assert.deepEqual([exit.job_id, exit.canceled, exit.signal, exit.exit_code], [body.id, true, "SIGKILL", null]);
     assert.ok(log.indexOf(exit) < log.indexOf(stopped));
     assert.equal(log.some((entry) => entry.msg === "captioned video rendered" && entry.job_id === body.id), false, "the render was cut short");
     t.diagnostic(`ffmpeg exited ${Number(exit.time) - canceledAt} ms after the cancel was sent (the worker hears of the cancel by NOTIFY; its fallback poll is every ${CANCEL_FALLBACK_POLL_MS} ms)`);
