@@ -88,7 +88,7 @@ test("GET / sends a browser to the studio; a JSON client (curl's */* too) gets t
   for (const accept of ["*/*", "application/json", ""]) {
     const response = await get("/", accept ? { accept } : {});
     assert.equal(response.status, 404, accept);
-    const body = await response.json();
+    const body = (await response.json()) as { error: { message: string } };
     assertErrorShape(body, "NOT_FOUND");
     assert.match(body.error.message, /route not found/);
   }
@@ -99,7 +99,7 @@ test("without a build the page says how to make one", async () => {
   try {
     const response = await fetch(`${unbuilt.url}/studio/`);
     assert.equal(response.status, 404);
-    const body = await response.json();
+    const body = (await response.json()) as { error: { message: string } };
     assertErrorShape(body, "NOT_FOUND");
     assert.match(body.error.message, /npm run setup/);
   } finally {
