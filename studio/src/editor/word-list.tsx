@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { clock, insertAfter, mergeWithNext, NUDGE_SECONDS, nudge, removeWord, replaceText, splitWord, type EditorWord, type WordFlag } from "./words.ts";
 
 interface Props {
@@ -24,8 +24,9 @@ export function WordList({ words, duration, speaking, onChange, onSeek }: Props)
   const field = useRef<HTMLInputElement>(null);
   const focusWord = useRef<number | null>(null);
 
-  useEffect(() => field.current?.focus(), [editing]);
-  useEffect(() => {
+  // Focus moves with the edit, in the same frame: into the field when it opens, back to the word when it closes.
+  useLayoutEffect(() => field.current?.focus(), [editing]);
+  useLayoutEffect(() => {
     if (focusWord.current === null) return;
     document.getElementById(`word-${focusWord.current}`)?.focus();
     focusWord.current = null;
@@ -43,10 +44,8 @@ export function WordList({ words, duration, speaking, onChange, onSeek }: Props)
   };
   const apply = (next: EditorWord[], i: number, stay: boolean) => {
     onChange(next);
-    if (stay) {
-      setDraft(next[i]!.text);
-      return;
-    }
+    // A nudge keeps the field open with what is typed in it.
+    if (stay) return;
     setEditing(null);
     focusWord.current = Math.max(0, Math.min(i, next.length - 1));
   };
@@ -72,7 +71,7 @@ export function WordList({ words, duration, speaking, onChange, onSeek }: Props)
   return (
     <ol aria-label="Transcript" class="words">
       {words.map((word, i) => (
-        <li key={`${i}-${word.start}`} class={i === speaking ? "word speaking" : "word"} aria-current={i === speaking ? "true" : undefined}>
+        <li key={i} class={i === speaking ? "word speaking" : "word"} aria-current={i === speaking ? "true" : undefined}>
           {editing === i ? (
             <div class="word-edit">
               <input ref={field} type="text" aria-label="Word text" value={draft} onInput={(e) => setDraft(e.currentTarget.value)} onKeyDown={keys(i)} aria-describedby="word-keys" />
