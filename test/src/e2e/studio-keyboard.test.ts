@@ -3,7 +3,7 @@ import { after, before, test } from "node:test";
 import type { Page } from "playwright-core";
 import type { Transcript } from "@caption/shared/api/transcript";
 import { makeSpeechVideo } from "@caption/gpu-worker/testing";
-import { accessibilityViolations, builtStudio, launchStudioBrowser, tabTo, watchProblems, type StudioBrowser } from "../support/studio.ts";
+import { accessibilityViolations, builtStudio, isFocused, launchStudioBrowser, tabTo, watchProblems, type StudioBrowser } from "../support/studio.ts";
 import { startTestService, type TestService } from "../support/test-service.ts";
 
 // The whole studio by keyboard alone (Tab, arrows, Enter, typing; the file chooser opened from the keyboard), and
@@ -72,7 +72,7 @@ test("sign in, upload, choose a look, caption, fix a word and render again, by k
   await tabTo(page, words.nth(2).getByRole("button"));
   await press("Enter");
   const field = page.getByRole("textbox", { name: "Word text" });
-  assert.equal(await field.evaluate((element) => element === document.activeElement), true, "the field takes the focus");
+  assert.equal(await isFocused(field), true, "the field takes the focus");
   assert.equal(await field.inputValue(), transcript.words[2]!.text);
   await press("Control+A");
   await page.keyboard.type("Kilimanjaro");
@@ -80,7 +80,7 @@ test("sign in, upload, choose a look, caption, fix a word and render again, by k
   await press("Enter");
   await words.nth(2).getByText("Kilimanjaro").waitFor();
   // The focus goes back to the word.
-  await page.waitForFunction(() => document.activeElement?.id === "word-2", undefined, { timeout: 5000 });
+  await page.waitForFunction("document.activeElement?.id === 'word-2'", undefined, { timeout: 5000 });
   await check("result and editor");
 
   await tabTo(page, page.getByRole("button", { name: "Render again" }));

@@ -63,9 +63,12 @@ describe("a person captions a file, fixes a word and renders again", () => {
     await page.getByLabel("Video file").setInputFiles(clip.path);
     const gallery = page.getByRole("radiogroup", { name: "Preset" });
     await gallery.locator("img").nth(presets.length - 1).waitFor({ timeout: 60_000 });
-    const names = await gallery.getByRole("radio").evaluateAll((radios) => radios.map((radio) => (radio as HTMLInputElement).labels?.[0]?.textContent?.trim()));
+    const names = await gallery.getByRole("radio").evaluateAll((radios) => radios.map((radio) => (radio as unknown as { labels: { textContent: string | null }[] | null }).labels?.[0]?.textContent?.trim()));
     assert.deepEqual(names, presets.map((preset) => preset.name));
-    const sizes = await gallery.locator("img").evaluateAll((images) => images.map((image) => `${(image as HTMLImageElement).naturalWidth}x${(image as HTMLImageElement).naturalHeight}`));
+    const sizes = await gallery.locator("img").evaluateAll((images) => images.map((image) => {
+      const { naturalWidth, naturalHeight } = image as unknown as { naturalWidth: number; naturalHeight: number };
+      return `${naturalWidth}x${naturalHeight}`;
+    }));
     assert.deepEqual(new Set(sizes), new Set(["360x640"]));
     await page.getByRole("radio", { name: "Karaoke" }).check();
     await page.getByRole("img", { name: "Preview of Karaoke on your video" }).waitFor();
@@ -79,8 +82,8 @@ describe("a person captions a file, fixes a word and renders again", () => {
     const beforePicture = await preview.screenshot();
     await page.getByLabel("Text color").fill("#FF2020");
     await page.getByLabel("Text color").press("Enter");
-    await page.waitForFunction((old) => document.querySelector(".look-preview img")?.getAttribute("src") !== old, before);
-    await preview.evaluate((image: HTMLImageElement) => image.decode());
+    await page.waitForFunction(`document.querySelector(".look-preview img")?.getAttribute("src") !== ${JSON.stringify(before)}`);
+    await preview.evaluate((image) => (image as unknown as { decode(): Promise<void> }).decode());
     assert.equal(beforePicture.equals(await preview.screenshot()), false, "the picture changed");
     const size = page.getByLabel("Font size");
     await size.fill("999");
@@ -158,12 +161,13 @@ test("a reload mid-upload resumes at the service's offset: the same upload, no b
   const offsets: number[] = [];
   page.on("request", (request) => request.method() === "PATCH" && offsets.push(Number(request.headers()["upload-offset"])));
   await page.getByLabel("Video file").setInputFiles(file);
-  await page.waitForFunction(() => Number((document.getElementById("upload-progress") as HTMLProgressElement | null)?.value) >= 25);
+  const uploaded = (percent: number) => `document.getElementById("upload-progress")?.value >= ${percent}`;
+  await page.waitForFunction(uploaded(25));
   await page.reload();
   await page.getByRole("status").filter({ hasText: /Balance/ }).waitFor();
   await page.getByLabel("Video file").setInputFiles(file);
   await page.getByText("(resumed)").waitFor();
-  await page.waitForFunction(() => (document.getElementById("upload-progress") as HTMLProgressElement | null)?.value === 100, undefined, { timeout: 60_000 });
+  await page.waitForFunction(uploaded(100), undefined, { timeout: 60_000 });
   await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   assert.equal(offsets[0], 0);
   assert.ok(offsets.length === 2 && offsets[1]! > 0, `PATCH offsets ${offsets.join(", ")}`);

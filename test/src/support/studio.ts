@@ -84,9 +84,10 @@ let axeSource: Promise<string> | undefined;
 export async function accessibilityViolations(page: Page): Promise<string[]> {
   axeSource ??= readFile(path.join(REPO_ROOT, "node_modules/axe-core/axe.min.js"), "utf8");
   // Evaluated through the DevTools protocol: the page's CSP (no inline scripts) does not apply to it.
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(await axeSource);
+  if (!(await page.evaluate("'axe' in window"))) await page.evaluate(await axeSource);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(options: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    type Axe = { run(options: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+    const { axe } = globalThis as unknown as { axe: Axe };
     const result = await axe.run({ resultTypes: ["violations"] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) }));
   });
@@ -97,15 +98,19 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
 export async function docsScreenshot(page: Page, name: string, top?: Locator): Promise<void> {
   await mkdir(path.join(REPO_ROOT, "docs", "studio"), { recursive: true });
   if (top) await top.evaluate((element) => element.scrollIntoView({ block: "start" }));
-  else await page.evaluate(() => window.scrollTo(0, 0));
+  else await page.evaluate("window.scrollTo(0, 0)");
   await page.screenshot({ path: path.join(REPO_ROOT, "docs", "studio", `${name}.png`), fullPage: false });
 }
+
+/** Whether the element has the keyboard's focus. */
+export const isFocused = (target: Locator): Promise<boolean> =>
+  target.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement);
 
 /** Presses Tab until `target` has the focus (at most `presses` times): it can be reached by keyboard alone. */
 export async function tabTo(page: Page, target: Locator, presses = 120): Promise<void> {
   for (let i = 0; i < presses; i++) {
     await page.keyboard.press("Tab");
-    if (await target.evaluate((element) => element === document.activeElement).catch(() => false)) return;
+    if (await isFocused(target).catch(() => false)) return;
   }
   throw new Error(`${target.toString()} not reached by ${presses} presses of Tab`);
 }
