@@ -80,7 +80,7 @@ test("sign in, upload, choose a look, caption, fix a word and render again, by k
   await press("Enter");
   await words.nth(2).getByText("Kilimanjaro").waitFor();
   // The focus goes back to the word.
-  await page.waitForFunction("document.activeElement?.id === 'word-2'", undefined, { timeout: 5000 });
+  await page.waitForFunction(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id === "word-2", undefined, { timeout: 5000 });
   await check("result and editor");
 
   await tabTo(page, page.getByRole("button", { name: "Render again" }));
