@@ -19,7 +19,8 @@ const SETTLE_MS = 120;
  * screen (the `preview-redraw` performance measure; `npm run bench:studio` reads it).
  */
 export function LookPreview({ apiKey, canvas, preset, presetName, style }: Props) {
-  const [picture, setPicture] = useState<string | null>(null);
+  // The picture on screen and the look it shows (the one asked for may be on its way).
+  const [picture, setPicture] = useState<{ url: string; name: string } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const requested = useRef<string | null>(null);
@@ -35,7 +36,7 @@ export function LookPreview({ apiKey, canvas, preset, presetName, style }: Props
         (blob) => {
           url = URL.createObjectURL(blob);
           requested.current = mark;
-          setPicture(url);
+          setPicture({ url, name: presetName });
           setProblem(null);
         },
         (error: unknown) => {
@@ -50,7 +51,7 @@ export function LookPreview({ apiKey, canvas, preset, presetName, style }: Props
       const shown = url;
       if (shown) setTimeout(() => URL.revokeObjectURL(shown), 0);
     };
-  }, [apiKey, canvas, preset, JSON.stringify(style)]);
+  }, [apiKey, canvas, preset, presetName, JSON.stringify(style)]);
 
   const shown = () => {
     if (requested.current) performance.measure("preview-redraw", requested.current);
@@ -59,8 +60,8 @@ export function LookPreview({ apiKey, canvas, preset, presetName, style }: Props
 
   return (
     <figure class="look-preview" aria-busy={busy}>
-      {picture ? <img src={picture} alt={`Preview of ${presetName} on your video`} width={canvas.width} height={canvas.height} onLoad={shown} /> : <div class="placeholder" />}
-      <figcaption>{problem ? <span role="alert" class="problem">The preview could not be drawn: {problem}</span> : busy ? "Drawing…" : `${presetName}, as the video will show it`}</figcaption>
+      {picture ? <img src={picture.url} alt={`Preview of ${picture.name} on your video`} width={canvas.width} height={canvas.height} onLoad={shown} /> : <div class="placeholder" />}
+      <figcaption>{problem ? <span role="alert" class="problem">The preview could not be drawn: {problem}</span> : busy ? "Drawing…" : `${picture?.name ?? presetName}, as the video will show it`}</figcaption>
     </figure>
   );
 }

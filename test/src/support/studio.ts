@@ -1,68 +1,12 @@
-import { execFile } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rename, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
-import { chromium, type BrowserContext, type Locator, type Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { REPO_ROOT } from "../fixtures/repo-paths.ts";
 
-// What the studio's browser tests share: the studio built from its current sources (cached by their hash, so the
-// tests never run an old build and two files never build it twice), Debian's Chromium, and axe-core in the page.
+// What the studio's browser tests share beside the build and the browser (control-plane/testing): problems a page
+// shows, axe-core in the page, keyboard reach, and the screenshots docs/studio.md shows.
 
-const execFileAsync = promisify(execFile);
-const BUILDS = path.join(REPO_ROOT, ".tmp", "studio-builds");
-const INPUTS = ["studio/index.html", "studio/vite.config.ts", "studio/tsconfig.json", "studio/package.json", "package-lock.json"];
-
-async function sourceHash(): Promise<string> {
-  const hash = createHash("sha256");
-  const sources = (await readdir(path.join(REPO_ROOT, "studio/src"), { recursive: true, encoding: "utf8" })).sort().map((file) => `studio/src/${file}`);
-  for (const file of [...INPUTS, ...sources]) {
-    if (!/\.\w+$/u.test(file)) continue;
-    hash.update(file).update(await readFile(path.join(REPO_ROOT, file)));
-  }
-  return hash.digest("hex").slice(0, 16);
-}
-
-/** The studio built from the sources as they are now: its folder, to serve as STUDIO_DIR. */
-export async function builtStudio(): Promise<string> {
-  const dir = path.join(BUILDS, await sourceHash());
-  if (existsSync(path.join(dir, "index.html"))) return dir;
-  await mkdir(BUILDS, { recursive: true });
-  const building = await mkdtemp(path.join(BUILDS, "building-"));
-  try {
-    await execFileAsync(process.execPath, ["node_modules/vite/bin/vite.js", "build", "studio", "--outDir", building, "--emptyOutDir", "--logLevel", "warn"], { cwd: REPO_ROOT });
-    // Another test file may have built the same sources meanwhile: the first rename wins, both builds are alike.
-    await rename(building, dir).catch(() => undefined);
-  } finally {
-    await rm(building, { recursive: true, force: true });
-  }
-  return dir;
-}
-
-export interface StudioBrowser {
-  context: BrowserContext;
-  close(): Promise<void>;
-}
-
-/** Debian's Chromium, headless, with a fresh profile of its own. */
-export async function launchStudioBrowser(): Promise<StudioBrowser> {
-  const profile = await mkdtemp(path.join(tmpdir(), "studio-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
-  return {
-    context,
-    async close() {
-      await context.close();
-      await rm(profile, { recursive: true, force: true });
-    },
-  };
-}
+export { builtStudio, launchStudioBrowser, type StudioBrowser } from "@caption/control-plane/testing";
 
 /** What a page did that it should not: console errors (a refused script or connection included) and uncaught errors. */
 export function watchProblems(page: Page): string[] {
