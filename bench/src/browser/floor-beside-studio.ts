@@ -27,7 +27,7 @@ export interface FloorPair {
 /** GET floor ratios, `pairs` times without and with the studio open (each ratio bench:api's median of 3 runs). */
 export async function floorBesideStudio(browser: Browser, studioDir: string, pairs: number, log: (line: string) => void): Promise<FloorPair[]> {
   const dataDir = await makeWorkDir();
-  const service = await startEmbeddedService({ entry: "bench/src/api/api-process.ts", dataDir, env: { LOG_LEVEL: "warn", STUDIO_DIR: studioDir } });
+  const service = await startEmbeddedService({ entry: "bench/src/api/api-process.ts", dataDir, env: { LOG_LEVEL: "info", STUDIO_DIR: studioDir } });
   try {
     const key = await createBenchKey(service.databaseUrl, { name: "studio-bench", scopes: ["subtitles:write"], credits: 600 });
     const ratio = async (label: string): Promise<number> => {

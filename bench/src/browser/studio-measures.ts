@@ -51,7 +51,9 @@ export async function previewRedraws(browser: Browser, url: string, key: string,
   await page.getByLabel("API key").fill(key);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByLabel("Video file").setInputFiles(clip);
-  await page.getByRole("radiogroup", { name: "Preset" }).locator("img").nth(15).waitFor({ timeout: 120_000 });
+  await page.getByRole("radiogroup", { name: "Preset" }).locator("img").nth(15).waitFor({ timeout: 120_000 }).catch(async (error: unknown) => {
+    throw new Error(`the gallery was not drawn: ${(await page.getByRole("alert").allTextContents()).join("; ") || String(error)}`);
+  });
   type Entries = { performance: { getEntriesByName(name: string): { duration: number }[] } };
   const measures = () => page.evaluate(() => (globalThis as unknown as Entries).performance.getEntriesByName("preview-redraw").map((entry) => entry.duration));
   await page.waitForFunction(() => (globalThis as unknown as Entries).performance.getEntriesByName("preview-redraw").length > 0);

@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
     const studioDir = await builtStudio();
     const bytes = await firstLoadBytes(studioDir);
     console.error(`starting the service (npm start's entry point) in ${dataDir}`);
-    service = await startEmbeddedService({ entry: "embedded", dataDir, env: { LOG_LEVEL: "warn", STUDIO_DIR: studioDir, PREVIEW_RATE_LIMIT_PER_MINUTE: "100000" } });
+    service = await startEmbeddedService({ entry: "embedded", dataDir, env: { LOG_LEVEL: "info", STUDIO_DIR: studioDir, PREVIEW_RATE_LIMIT_PER_MINUTE: "100000" } });
     const key = await createBenchKey(service.databaseUrl, { name: "studio-bench", scopes: ["subtitles:write"], credits: 600 });
     console.error(`timing ${runs!} page loads`);
     const interactive = await interactiveTimes(browser, service.url, key, runs!);
