@@ -33,8 +33,10 @@ before(async () => {
   await insertQueuedJob(t.database.db, { id: "job_queued", accountId: account });
   const other = await t.createKey();
   await insertCompletedJob(t.database.db, { id: "job_other_account", accountId: other.account_id, expiresAt, row: { media } });
-  const upload = (id: string, accountId: string, row: { completed_at?: Date | null; deleted_at?: Date | null } = {}) =>
-    t.database.db.insertInto("uploads").values({ id, account_id: accountId, size_bytes: 10, filename: null, created_at: new Date(), expires_at: expiresAt, completed_at: new Date(), ...row }).execute();
+  const upload = async (id: string, accountId: string, row: { completed_at?: Date | null; deleted_at?: Date | null } = {}) => {
+    const { id: apiKeyId } = await t.database.db.selectFrom("api_keys").select("id").where("account_id", "=", accountId).executeTakeFirstOrThrow();
+    await t.database.db.insertInto("uploads").values({ id, account_id: accountId, api_key_id: apiKeyId, size_bytes: 10, filename: null, created_at: new Date(), expires_at: expiresAt, completed_at: new Date(), ...row }).execute();
+  };
   await upload(UPLOAD.own, account);
   await upload(UPLOAD.unfinished, account, { completed_at: null });
   await upload(UPLOAD.deleted, account, { deleted_at: new Date() });

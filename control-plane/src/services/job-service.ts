@@ -1,4 +1,4 @@
-import { DEFAULT_JOB_PAGE, type CancelResponse, type Job, type JobList } from "@caption/shared/api/job";
+import { DEFAULT_JOB_PAGE, type CancelResponse, type Job, type JobList, type JobListQuery } from "@caption/shared/api/job";
 import type { Db } from "@caption/shared/db/database";
 import { findKeyAndCountRequestWithJob } from "../db/api-key-repository.ts";
 import { listAccountJobs, type JobListPosition } from "../db/job-repository.ts";
@@ -45,8 +45,8 @@ export async function cancelJob(db: Db, accountId: string, jobId: string): Promi
  * A page of the account's jobs, newest first, and the cursor of the next page (null on the last). The cursor is
  * the last job's place (creation time to the microsecond, then id), so jobs created meanwhile never shift a page.
  */
-export async function listJobs(db: Db, accountId: string, query: { limit?: string; cursor?: string }): Promise<JobList> {
-  const limit = query.limit === undefined ? DEFAULT_JOB_PAGE : Number(query.limit);
+export async function listJobs(db: Db, accountId: string, query: JobListQuery): Promise<JobList> {
+  const limit = query.limit ?? DEFAULT_JOB_PAGE;
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   // One more than the page: whether there is a next page, without a second query.
   const rows = await listAccountJobs(db, accountId, limit + 1, after);

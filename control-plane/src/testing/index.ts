@@ -10,3 +10,5 @@ export { ENTRY_POINTS, spawnService, type LogEntry, type ServiceEntry, type Serv
 export { startEmbeddedService, type EmbeddedService, type EmbeddedServiceOptions } from "../runtime/embedded-service.ts";
 export { measureRenderBodies } from "./realistic-render-body.ts";
 export { builtStudio, CHROMIUM, launchStudioBrowser, type StudioBrowser } from "./studio-browser.ts";
+export { dryRelayHandOver } from "./relay-hand-over.ts";
+export { insertAccountWithEndpoints } from "./webhook-endpoint-rows.ts";

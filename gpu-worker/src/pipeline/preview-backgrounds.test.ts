@@ -28,10 +28,11 @@ before(async () => {
   await copyFile(video.path, path.join(stored, ids.video));
   await writeFile(path.join(stored, ids.text), "not a video at all\n".repeat(50));
   await database.db.insertInto("accounts").values({ id: ACCOUNT, name: "a" }).execute();
+  await database.db.insertInto("api_keys").values({ id: "key_backgrounds", account_id: ACCOUNT, name: "k", prefix: "kb", secret_hash: "0".repeat(64), scopes: ["subtitles:write"] }).execute();
   const expiresAt = new Date(Date.now() + 3600_000);
   for (const [name, id] of Object.entries(ids)) {
     await database.db.insertInto("uploads").values({
-      id, account_id: ACCOUNT, size_bytes: 10, filename: null, created_at: new Date(), expires_at: expiresAt,
+      id, account_id: ACCOUNT, api_key_id: "key_backgrounds", size_bytes: 10, filename: null, created_at: new Date(), expires_at: expiresAt,
       completed_at: name === "unfinished" ? null : new Date(), deleted_at: name === "deleted" ? new Date() : null,
     }).execute();
   }

@@ -49,7 +49,7 @@ export function matroskaHeader(track: MatroskaVideoTrack, options: { alphaTrack?
   // yuva420p: planes Y, U, V (half width and height, rounded up), A.
   const alpha = options.alphaTrack ? [videoTrack(ALPHA_TRACK_NUMBER, GRAY8_FOURCC, [])] : [];
   const tracks = master(ID.Tracks, videoTrack(TRACK_NUMBER, YUVA420P_FOURCC, [1]), ...alpha);
-  return Buffer.concat([ebmlHeader("matroska"), idBytes(ID.Segment), UNKNOWN_SIZE, segmentInfo(), tracks]);
+  return Buffer.concat([ebmlHeader(), idBytes(ID.Segment), UNKNOWN_SIZE, segmentInfo(), tracks]);
 }
 
 /** Turns frames into Cluster and SimpleBlock bytes; keeps the open Cluster's time between calls. */

@@ -4,7 +4,6 @@ import type { H264Encoder } from "../media/h264-encoder.ts";
 import { HDR_TO_SDR_FILTER, isHdr, SDR_BT709_TAGS } from "../media/dynamic-range.ts";
 import type { MediaInfo } from "../media/media-info.ts";
 import type { VideoDecoder } from "../media/video-decoder.ts";
-import type { LibvpxChoice } from "../media/vp9-encoder.ts";
 import { limitArg, sourceInputArgs } from "../media/source-input.ts";
 import { animationFor } from "./animations/animation-for.ts";
 import { bandFor, type Band } from "./band-layout.ts";
@@ -42,8 +41,6 @@ export type RenderVideoOptions = CaptionCues & {
   onProgress?: (fraction: number) => void;
   logger?: Logger;
   ffmpegBinary?: string;
-  /** Which libvpx the overlay WebM is encoded with in this process; one that cannot be loaded leaves it to ffmpeg. */
-  libvpx?: LibvpxChoice;
 };
 
 /** Cues laid out on the frame (those that show anything before the end), and the band that holds them all. */
@@ -113,19 +110,18 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
     ffmpegBinary: options.ffmpegBinary,
     signal: options.signal,
     logger,
-    libvpx: options.libvpx,
   });
-  const webmByFfmpeg = overlay?.webmByFfmpeg;
+  const webmParts = overlay?.webmParts;
   let result: Awaited<ReturnType<typeof pipeCaptionFrames>>;
   try {
     result = await pipeCaptionFrames({
-      args: ffmpegArgs(options, band, webmByFfmpeg),
-      ...(webmByFfmpeg && { alphaTrack: { keyIntervalMs: OVERLAY_WEBM_KEY_INTERVAL_MS } }),
+      args: ffmpegArgs(options, band, webmParts),
+      ...(webmParts && { alphaTrack: { keyIntervalMs: OVERLAY_WEBM_KEY_INTERVAL_MS } }),
       sinks: overlay?.sinks ?? [],
       band,
       painter: new CaptionPainter(style, band, animation),
       batches: frames(),
-      outputPaths: [options.outputPath, webmByFfmpeg?.colour, webmByFfmpeg?.alpha].filter((path) => path !== undefined),
+      outputPaths: [options.outputPath, webmParts?.colour, webmParts?.alpha].filter((path) => path !== undefined),
       signal: options.signal,
       logger,
       ffmpegBinary: options.ffmpegBinary,

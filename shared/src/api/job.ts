@@ -71,11 +71,12 @@ export type CancelResponse = Static<typeof CancelResponseSchema>;
 export const MAX_JOB_PAGE = 100;
 export const DEFAULT_JOB_PAGE = 20;
 
-/** Query of GET /v1/jobs: strings, as a query's values are. */
+/** Query of GET /v1/jobs (the router reads limit's decimal text as a number before the check). */
 export const JobListQuerySchema = Type.Object({
-  limit: Type.Optional(Type.String({ pattern: "^(100|[1-9][0-9]?)$", description: `Jobs on the page, 1 to ${MAX_JOB_PAGE}; omitted: ${DEFAULT_JOB_PAGE}` })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_JOB_PAGE, description: `Jobs on the page, 1 to ${MAX_JOB_PAGE}; omitted: ${DEFAULT_JOB_PAGE}` })),
   cursor: Type.Optional(Type.String({ pattern: "^[A-Za-z0-9_-]{1,200}$", description: "The next_cursor of the page before; omitted: the newest jobs" })),
 });
+export type JobListQuery = Static<typeof JobListQuerySchema>;
 
 /** One job in a list: what tells it apart, without its links (GET /v1/jobs/{id} has them). */
 export const JobSummarySchema = Type.Object(

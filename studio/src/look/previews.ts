@@ -21,7 +21,8 @@ const FORMAT = "png";
  * rate (429) say when to ask again, and it does: the first preview over an upload waits for the worker's copy.
  */
 export async function drawPreview(key: string, canvas: Canvas, look: Pick<PreviewRequest, "preset" | "style">, signal?: AbortSignal): Promise<Blob> {
-  const request: PreviewRequest = { ...look, width: canvas.width, height: canvas.height, format: FORMAT, ...(canvas.background ? { background: canvas.background } : {}) };
+  const background = canvas.background ? { background: canvas.background } : {};
+  const request: PreviewRequest = { ...look, width: canvas.width, height: canvas.height, format: FORMAT, ...background };
   for (let attempt = 1; ; attempt++) {
     try {
       return await (await send("POST", "v1/previews", { key, body: request, ...(signal ? { signal } : {}) })).blob();

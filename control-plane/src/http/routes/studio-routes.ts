@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import type { RouterContext } from "@koa/router";
+import { Type } from "@sinclair/typebox";
 import { ServiceError } from "../../services/service-error.ts";
 import type { AppState } from "../app-state.ts";
 import { defineRoute } from "../route-spec.ts";
@@ -20,7 +21,11 @@ const ASSET_TYPES: Record<string, string> = {
   ".png": "image/png",
 };
 // Vite writes every asset into assets/ under a content-hashed name: a name is never reused for other bytes.
-const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/;
+const extensions = Object.keys(ASSET_TYPES).map((extension) => extension.slice(1));
+const assetParam = {
+  names: "asset",
+  schema: Type.String({ pattern: `^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,120}\\.(${extensions.join("|")})$`, description: "A built asset of the studio" }),
+};
 const COMPRESSIBLE = new Set([".js", ".css", ".svg"]);
 
 export function studioPolicy(resultOrigin: string | undefined): string {
@@ -103,11 +108,11 @@ export const studioRoutes = [
     method: "get",
     path: "/studio/assets/{file}",
     auth: "none",
-    params: { file: { description: "A built asset of the studio" } },
+    params: { file: assetParam },
     responses: {},
     async handle(ctx, { deps }) {
+      // The router has matched the name against assetParam: no path separator, a type listed above.
       const file = ctx.params.file ?? "";
-      if (!ASSET_NAME.test(file) || !Object.hasOwn(ASSET_TYPES, path.extname(file))) return;
       const asset = await loadAsset(path.join(deps.studio.dir, "assets", file));
       if (!asset) return;
       ctx.set("Cache-Control", "public, max-age=31536000, immutable");
