@@ -22,10 +22,8 @@ const ASSET_TYPES: Record<string, string> = {
 };
 // Vite writes every asset into assets/ under a content-hashed name: a name is never reused for other bytes.
 const extensions = Object.keys(ASSET_TYPES).map((extension) => extension.slice(1));
-const assetParam = {
-  names: "asset",
-  schema: Type.String({ pattern: `^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,120}\\.(${extensions.join("|")})$`, description: "A built asset of the studio" }),
-};
+export const STUDIO_ASSET_PATTERN = `^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,120}\\.(${extensions.join("|")})$`;
+const assetParam = { names: "asset", schema: Type.String({ pattern: STUDIO_ASSET_PATTERN, description: "A built asset of the studio" }) };
 const COMPRESSIBLE = new Set([".js", ".css", ".svg"]);
 
 export function studioPolicy(resultOrigin: string | undefined): string {
