@@ -48,7 +48,12 @@ export async function startPopulatedApi(): Promise<PopulatedApi> {
     key,
     loopbackOrigin,
     ids,
-    idsByPattern: { [JOB_ID_PATTERN]: ids.job, [WEBHOOK_ENDPOINT_ID_PATTERN]: ids.webhookEndpoint, [UPLOAD_ID_PATTERN]: ids.upload, [STUDIO_ASSET_PATTERN]: studioAsset },
+    idsByPattern: {
+      [JOB_ID_PATTERN]: ids.job,
+      [WEBHOOK_ENDPOINT_ID_PATTERN]: ids.webhookEndpoint,
+      [UPLOAD_ID_PATTERN]: ids.upload,
+      [STUDIO_ASSET_PATTERN]: studioAsset,
+    },
     signedQueries: { file: new URL(polled.body.subtitles.srt_url).search.slice(1), upload: new URL(upload.body.upload_url).search.slice(1) },
   };
 }
