@@ -2,11 +2,12 @@
 // entry points in that package's package.json "exports", and only the packages it may depend on.
 // Inside shared, control-plane and gpu-worker a folder imports only its own folder and folders on lower layers;
 // production code never imports test support.
-const PACKAGES = ["shared", "control-plane", "gpu-worker", "bench", "test"];
+const PACKAGES = ["shared", "control-plane", "gpu-worker", "studio", "bench", "test"];
 const MAY_DEPEND_ON = {
   shared: [],
   "control-plane": ["shared"],
   "gpu-worker": ["shared"],
+  studio: ["shared"],
   bench: ["shared", "control-plane", "gpu-worker"],
   test: ["shared", "control-plane", "gpu-worker"],
 };
@@ -78,7 +79,17 @@ const dynamicImports = {
 /** One config block per package and per layered folder and depth (no-restricted-imports options do not merge). */
 export const boundaries = [
   dynamicImports,
-  ...PACKAGES.map((pkg) => ({ files: [`${pkg}/**/*.ts`], rules: rule(packagePatterns(pkg)) })),
+  ...PACKAGES.map((pkg) => ({ files: [`${pkg}/**/*.ts`, `${pkg}/**/*.tsx`], rules: rule(packagePatterns(pkg)) })),
+  // The page takes the API's types from shared, never its code: TypeBox and the server's modules stay out of the bundle.
+  {
+    files: ["studio/src/**/*.ts", "studio/src/**/*.tsx"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["@caption/shared/*"], allowTypeImports: true, message: "The studio imports only types from @caption/shared (import type)." }] },
+      ],
+    },
+  },
   { files: ["scripts/**/*.ts"], rules: rule(packagePatterns("test")) },
   ...Object.keys(LAYERS).flatMap(layerBlocks),
 ];

@@ -28,7 +28,7 @@ const api = await startApiServer(env, database.url, logger, { identityNonce: non
 const worker = await startCaptionWorker(env, database.url, logger).catch(failed);
 // Written before "ready": a caption command started after that line finds the service to join.
 const unadvertise = options.attached ? async () => {} : await advertiseService(env.DATA_DIR, api.url, nonce).catch(failed);
-logger.info({ url: api.url, data_dir: env.DATA_DIR }, "caption service ready");
+logger.info({ url: api.url, studio: `${api.url}/studio/`, data_dir: env.DATA_DIR }, "caption service ready");
 
 // The database stops last, after the worker has handed back what it could not finish.
 const stop = (graceSeconds?: number) => async () => {

@@ -5,7 +5,7 @@ import path from "node:path";
 import { parseCommand } from "@caption/shared/runtime/command-line";
 
 const USAGE = "usage: npm run lint [-- <file or folder> ...]";
-const SOURCES = ["shared/src", "control-plane/src", "gpu-worker/src", "bench/src", "test/src", "scripts"];
+const SOURCES = ["shared/src", "control-plane/src", "gpu-worker/src", "studio/src", "bench/src", "test/src", "scripts"];
 const root = path.resolve(import.meta.dirname, "..");
 
 const parsed = parseCommand({ options: { help: { type: "boolean", short: "h", default: false } }, allowPositionals: true, strict: true }, USAGE);

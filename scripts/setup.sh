@@ -6,8 +6,8 @@ cd "$(dirname "$0")/.."
 # ffmpeg/ffprobe: decode, overlay, encode. flite: test speech, and (t2p) with espeak-ng the pronunciations of
 # a job's vocabulary terms. pocketsphinx: the offline fallback recognizer (pocketsphinx_batch, both passes).
 # openssl: the tests' certificate authority. bzip2: sherpa-onnx model archives. chromium: the headless
-# browser the tests open /docs in (playwright-core drives Debian's build; no browser download). prometheus:
-# its promtool checks and unit-tests the chart's alert rules and the dashboard's queries.
+# browser the tests open /docs and the studio in (playwright-core drives Debian's build; no browser download).
+# prometheus: its promtool checks and unit-tests the chart's alert rules and the dashboard's queries.
 need=""
 command -v ffmpeg >/dev/null 2>&1 || need="$need ffmpeg"
 command -v flite >/dev/null 2>&1 || need="$need flite"
@@ -29,6 +29,8 @@ fi
 
 sh scripts/node24 -e 'console.log("setup: node " + process.version)'
 npm ci --no-audit --no-fund --loglevel=error
+# The studio (served by the API at /studio/): its page and hashed assets in studio/dist.
+npm run -s build:studio
 # The Silero VAD model (from its pinned npm package; setup fails without it), then the default neural
 # speech model when its host answers. Without that model the worker runs the pocketsphinx fallback.
 sh scripts/node24 gpu-worker/src/cli/models-download.ts --optional

@@ -35,7 +35,10 @@ function run(command: string, commandArgs: string[], env: NodeJS.ProcessEnv = pr
 
 if (!skipStatic) {
   console.log("▶ type-check");
-  if ((await run(process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "tsconfig.json"])) !== 0) process.exit(1);
+  // The service's sources, and the studio's (a browser's, with the DOM and without Node).
+  for (const project of ["tsconfig.json", "studio/tsconfig.json"]) {
+    if ((await run(process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", project])) !== 0) process.exit(1);
+  }
   console.log("▶ lint and import cycles");
   if ((await run(process.execPath, ["scripts/lint.ts"])) !== 0) process.exit(1);
 }
@@ -54,7 +57,7 @@ const env = {
   NODE_EXTRA_CA_CERTS: ca.caCertPath,
   TEST_CA_DIR: path.dirname(ca.caCertPath),
 };
-const packages = ["shared/src/**/*.test.ts", "control-plane/src/**/*.test.ts", "gpu-worker/src/**/*.test.ts", "bench/src/**/*.test.ts"];
+const packages = ["shared/src/**/*.test.ts", "control-plane/src/**/*.test.ts", "gpu-worker/src/**/*.test.ts", "bench/src/**/*.test.ts", "studio/src/**/*.test.ts"];
 const wholeService = "test/src/e2e/**/*.test.ts";
 const files = patterns.length > 0 ? patterns : [...packages, "test/src/deploy/**/*.test.ts", ...(parsed.values.quick ? [] : [wholeService])];
 console.log("▶ tests");

@@ -48,3 +48,24 @@ export async function storedBytesOf(db: DbOrTrx, accountId: string): Promise<num
   `.execute(db);
   return Number(rows[0]?.outputs ?? 0) + Number(rows[0]?.sources ?? 0) + Number(rows[0]?.uploads ?? 0);
 }
+
+/** Where a page of an account's jobs starts: after this job, newest first (creation time in microseconds, then id). */
+export interface JobListPosition {
+  createdMicros: bigint;
+  id: string;
+}
+
+/** The account's jobs after `after` (or its newest), newest first by creation time then id, at most `limit`. */
+export async function listAccountJobs(db: DbOrTrx, accountId: string, limit: number, after?: JobListPosition) {
+  let query = db
+    .selectFrom("jobs")
+    .select(["id", "status", "preset", "created_at", "source_job_id", "duration_seconds", "billed_seconds"])
+    // The exact creation time: a Date keeps milliseconds, the column microseconds.
+    .select(sql<string>`(extract(epoch FROM created_at) * 1000000)::bigint::text`.as("created_micros"))
+    .where("account_id", "=", accountId);
+  if (after) {
+    const createdAt = sql`'epoch'::timestamptz + ${after.createdMicros.toString()}::bigint * interval '1 microsecond'`;
+    query = query.where(sql<boolean>`(created_at, id) < (${createdAt}, ${after.id})`);
+  }
+  return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
+}

@@ -24,6 +24,12 @@ export interface UploadRouteDeps {
   inFlight: InFlightLimit;
 }
 
+/** The studio's built files, and the origin of result links when it is not the API's (an object store's). */
+export interface StudioDeps {
+  dir: string;
+  resultOrigin?: string;
+}
+
 export interface AppDeps {
   db: Db;
   queue: JobQueue;
@@ -56,6 +62,8 @@ export interface AppDeps {
   previewLimits: PreviewLimits;
   /** Upload storage and the tus server that writes to it. */
   uploads: UploadRouteDeps;
+  /** The studio's built files, and the origin its page may also load results from. */
+  studio: StudioDeps;
   /** The keys this process refuses from memory until their rate window ends. */
   rateRefusals: RateRefusals;
   /** A local service's nonce (npm start, or the one a caption command starts): /readyz proves it holds it. */

@@ -149,7 +149,7 @@ describe("GET /v1/openapi.json", () => {
     const result = await validate(structuredClone(doc) as never);
     assert.ok(result.valid, compileErrors(result));
     assert.deepEqual(Object.keys(doc.paths).sort(), [
-      "/v1/files/{job}/{file}", "/v1/jobs/{id}", "/v1/jobs/{id}/cancel", "/v1/jobs/{id}/events", "/v1/jobs/{id}/renders", "/v1/presets", "/v1/previews", "/v1/subtitles", "/v1/uploads",
+      "/v1/files/{job}/{file}", "/v1/jobs", "/v1/jobs/{id}", "/v1/jobs/{id}/cancel", "/v1/jobs/{id}/events", "/v1/jobs/{id}/renders", "/v1/presets", "/v1/previews", "/v1/subtitles", "/v1/uploads",
       "/v1/uploads/{id}", "/v1/usage", "/v1/webhook_endpoints", "/v1/webhook_endpoints/{id}", "/v1/webhook_endpoints/{id}/deliveries", "/v1/webhook_endpoints/{id}/enable",
     ]);
   });

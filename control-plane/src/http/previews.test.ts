@@ -12,6 +12,7 @@ import { startTestApi, type TestApi } from "../testing/test-api.ts";
 // worker that takes the queued preview and writes an answer as workers do, the bytes it then returns.
 
 const MEDIA = { width: 360, height: 640, frameRate: 30 };
+const UPLOAD = { own: "upl_01JA0000000000000000000001", unfinished: "upl_01JA0000000000000000000002", deleted: "upl_01JA0000000000000000000003", otherAccount: "upl_01JA0000000000000000000004" };
 let t: TestApi;
 let key: string;
 let account: string;
@@ -32,6 +33,14 @@ before(async () => {
   await insertQueuedJob(t.database.db, { id: "job_queued", accountId: account });
   const other = await t.createKey();
   await insertCompletedJob(t.database.db, { id: "job_other_account", accountId: other.account_id, expiresAt, row: { media } });
+  const upload = async (id: string, accountId: string, row: { completed_at?: Date | null; deleted_at?: Date | null } = {}) => {
+    const { id: apiKeyId } = await t.database.db.selectFrom("api_keys").select("id").where("account_id", "=", accountId).executeTakeFirstOrThrow();
+    await t.database.db.insertInto("uploads").values({ id, account_id: accountId, api_key_id: apiKeyId, size_bytes: 10, filename: null, created_at: new Date(), expires_at: expiresAt, completed_at: new Date(), ...row }).execute();
+  };
+  await upload(UPLOAD.own, account);
+  await upload(UPLOAD.unfinished, account, { completed_at: null });
+  await upload(UPLOAD.deleted, account, { deleted_at: new Date() });
+  await upload(UPLOAD.otherAccount, other.account_id);
 });
 after(() => t.close());
 
@@ -65,12 +74,20 @@ describe("refusals name the field", () => {
     ["a size other than the background's", background({ width: 1080, height: 1920 }), 400, /^width must be the background job's 360/],
     ["words past the background's end", background({ words: [{ text: "a", start: 2, end: 4 }] }), 400, /^words\[0\]\.end must be within the video's 3 s/],
     ["a clip running past the background's end", background({ format: "mp4", background: { job_id: "job_background", at: 2.5 }, duration: 1 }), 400, /^duration runs past the end of job job_background's video/],
+    ["a background of a job and an upload", still({ background: { job_id: "job_background", upload_id: UPLOAD.own, at: 1 } }), 400, /^background: give either job_id or upload_id, not both/],
+    ["a background of neither", still({ background: { at: 1 } }), 400, /^background\.job_id or background\.upload_id is required/],
+    ["a malformed upload id", still({ background: { upload_id: "upl_x", at: 1 } }), 400, /^background\.upload_id must match/],
+    ["another account's upload", still({ background: { upload_id: UPLOAD.otherAccount, at: 1 } }), 404, /^background\.upload_id: upload not found/],
+    ["an upload that does not exist", still({ background: { upload_id: "upl_01JA0000000000000000000009", at: 1 } }), 404, /^background\.upload_id: upload not found/],
+    ["an unfinished upload", still({ background: { upload_id: UPLOAD.unfinished, at: 1 } }), 409, /^upload upl_\w+ has not received all of its 10 bytes/],
+    ["a deleted upload", still({ background: { upload_id: UPLOAD.deleted, at: 1 } }), 410, /^upload upl_\w+ has expired/],
   ];
+  const codes: Record<number, string> = { 400: "INVALID_REQUEST", 404: "NOT_FOUND", 409: "SOURCE_NOT_RENDERABLE", 410: "UPLOAD_EXPIRED" };
   for (const [name, body, status, message] of cases) {
     test(name, async () => {
       const response = await preview(body);
       assert.equal(response.status, status, JSON.stringify(response.body));
-      assertErrorShape(response.body, status === 404 ? "NOT_FOUND" : status === 409 ? "SOURCE_NOT_RENDERABLE" : "INVALID_REQUEST");
+      assertErrorShape(response.body, /unfinished/.test(name) ? "UPLOAD_INCOMPLETE" : codes[status]!);
       assert.match(response.body.error.message, message);
     });
   }
@@ -158,6 +175,19 @@ describe("with a stand-in worker", () => {
     assert.equal(response.status, 409);
     assertErrorShape(response.body, "SOURCE_NOT_RENDERABLE");
     assert.match(response.body.error.message, /are gone/);
+  });
+
+  test("an upload's background goes to the worker, which checks its video", async () => {
+    let asked: PreviewPayload | undefined;
+    answer = (payload) => {
+      asked = payload;
+      return { error_code: "INVALID_REQUEST", error_message: "width must be the background upload's 640 (got 1080)" };
+    };
+    const response = await preview(still({ background: { upload_id: UPLOAD.own, at: 1 } }));
+    assert.equal(response.status, 400);
+    assertErrorShape(response.body, "INVALID_REQUEST");
+    assert.match(response.body.error.message, /background upload's 640/);
+    assert.deepEqual(asked?.request.background, { upload_id: UPLOAD.own, at: 1 });
   });
 
   test("previews never touch the credit ledger", async () => {

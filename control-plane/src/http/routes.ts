@@ -7,6 +7,7 @@ import { publicRoutes } from "./routes/public-routes.ts";
 import type { RouteSpec } from "./route-spec.ts";
 import { webhookRoutes } from "./routes/webhook-routes.ts";
 import { uploadRoutes } from "./routes/upload-routes.ts";
+import { studioRoutes } from "./routes/studio-routes.ts";
 
 /** Every endpoint of the API, each declared once: the router and the OpenAPI document are built from this list. */
 export const ROUTES: readonly RouteSpec[] = [
@@ -17,5 +18,6 @@ export const ROUTES: readonly RouteSpec[] = [
   ...previewRoutes,
   ...webhookRoutes,
   ...docsRoutes,
+  ...studioRoutes,
   ...fileRoutes,
 ];

@@ -37,6 +37,9 @@ import { startWebhookRelay } from "../services/webhook-relay.ts";
 import { sendWebhookAttempt } from "../services/webhook-sender.ts";
 import { observeQueue } from "../telemetry/queue-gauges.ts";
 
+/** Where `npm run setup` builds the studio (studio/dist of this checkout, or of the image's /opt/caption/app). */
+const STUDIO_BUILD_DIR = path.resolve(import.meta.dirname, "../../../studio/dist");
+
 export interface ApiServer {
   url: string;
   server: Server;
@@ -153,6 +156,8 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
   const uploadLocker = createUploadLocker(databaseUrl);
   const tus = createTusBridge({ db, store: uploadStore, locker: uploadLocker, logger, now });
   const streamLeases = createStreamLeases(db, logger);
+  // The studio may show results from where their links point: an object store's origin, when not this API's.
+  const resultOrigin = storage.kind === "local" ? undefined : new URL(await resultLinks.url("studio/origin", new Date(now().getTime() + 60_000), url)).origin;
   const app = createApp({
     db,
     queue,
@@ -175,6 +180,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
       quota: { bytes: env.UPLOAD_QUOTA_BYTES, count: env.UPLOAD_QUOTA_COUNT },
       inFlight: createInFlightLimit(MAX_UPLOAD_REQUESTS_IN_FLIGHT),
     },
+    studio: { dir: env.STUDIO_DIR ?? STUDIO_BUILD_DIR, resultOrigin },
     ...(options.identityNonce === undefined ? {} : { identityNonce: options.identityNonce }),
     previewLimits: {
       perMinute: env.PREVIEW_RATE_LIMIT_PER_MINUTE,

@@ -1,26 +1,16 @@
 import { MAX_PREVIEW_SHORT_SIDE, type PreviewRequest } from "@caption/shared/api/preview";
 import { MAX_VIDEO_SECONDS } from "@caption/shared/api/submission";
 import type { Word } from "@caption/shared/api/transcript";
-import { clipWindow, previewWords } from "@caption/shared/preview/preview-timeline";
+import { backgroundProblem, seconds, type BackgroundVideoFacts } from "@caption/shared/preview/background-rules";
+import { previewWords } from "@caption/shared/preview/preview-timeline";
 import { checkEditedWords } from "./edited-words.ts";
 import { invalidRequest } from "./service-error.ts";
 
-/** What a preview's background job tells about its video. */
-export interface BackgroundVideoFacts {
-  jobId: string;
-  width: number;
-  height: number;
-  durationSeconds: number;
-  frameRate: number;
-}
-
-const seconds = (value: number) => `${Math.round(value * 1000) / 1000} s`;
-
 /**
  * The rules of a preview request beyond its schema, each refusal naming the field: text or words (not both),
- * the words' times, the frame's size (at most 1920 × 1080 either way, even for an MP4, the background job's
- * own), and the instants (a still's within the words, a clip's start before they end, the background's within
- * its video). Returns the words the preview captions.
+ * the words' times, the frame's size (at most 1920 × 1080 either way, even for an MP4, the background's own), and
+ * the instants (a still's within the words, a clip's start before they end, the background's within its video).
+ * An upload's video is known to the worker alone, which checks the background's rules then. Returns the words.
  */
 export function checkPreviewRequest(request: PreviewRequest, background: BackgroundVideoFacts | undefined): Word[] {
   if (request.text !== undefined && request.words !== undefined) throw invalidRequest("text and words exclude each other: give one of them");
@@ -29,7 +19,7 @@ export function checkPreviewRequest(request: PreviewRequest, background: Backgro
     const checked = checkEditedWords(request.words, background?.durationSeconds ?? MAX_VIDEO_SECONDS, () => null);
     if ("problem" in checked) throw invalidRequest(checked.problem);
   }
-  checkSize(request, background);
+  checkSize(request);
   const words = previewWords(request);
   const first = words[0]!.start;
   const last = Math.max(...words.map((w) => w.end));
@@ -39,16 +29,12 @@ export function checkPreviewRequest(request: PreviewRequest, background: Backgro
   } else if (request.at !== undefined && request.at >= last) {
     throw invalidRequest(`at must be before the last word ends at ${seconds(last)} (got ${seconds(request.at)})`);
   }
-  if (background && request.background) {
-    const end = background.durationSeconds;
-    if (request.background.at >= end) throw invalidRequest(`background.at must be before the end of job ${background.jobId}'s video at ${seconds(end)} (got ${seconds(request.background.at)})`);
-    const clip = request.format === "mp4" ? clipWindow(words, request).seconds : 0;
-    if (request.background.at + clip > end + 1 / background.frameRate) throw invalidRequest(`duration runs past the end of job ${background.jobId}'s video: ${seconds(clip)} from ${seconds(request.background.at)} of ${seconds(end)}`);
-  }
+  const problem = background && backgroundProblem(request, words, background);
+  if (problem) throw invalidRequest(problem);
   return words;
 }
 
-function checkSize(request: PreviewRequest, background: BackgroundVideoFacts | undefined): void {
+function checkSize(request: PreviewRequest): void {
   const { width, height } = request;
   if (Math.min(width, height) > MAX_PREVIEW_SHORT_SIDE) {
     const [field, other] = width <= height ? ["width", "height"] : ["height", "width"];
@@ -56,10 +42,5 @@ function checkSize(request: PreviewRequest, background: BackgroundVideoFacts | u
   }
   if (request.format === "mp4") {
     for (const field of ["width", "height"] as const) if (request[field] % 2 !== 0) throw invalidRequest(`${field} must be even for an mp4 clip (got ${request[field]})`);
-  }
-  if (background) {
-    for (const field of ["width", "height"] as const) {
-      if (request[field] !== background[field]) throw invalidRequest(`${field} must be the background job's ${background[field]} (got ${request[field]})`);
-    }
   }
 }

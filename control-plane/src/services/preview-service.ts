@@ -1,5 +1,6 @@
 import { monotonicFactory } from "ulid";
-import type { PreviewRequest } from "@caption/shared/api/preview";
+import { backgroundSourceProblem, type PreviewRequest } from "@caption/shared/api/preview";
+import type { BackgroundVideoFacts } from "@caption/shared/preview/background-rules";
 import { PREVIEW_RESULTS_CHANNEL } from "@caption/shared/jobs/catalog";
 import type { Db } from "@caption/shared/db/database";
 import { API_ERROR_CODES, type ApiErrorCode } from "@caption/shared/errors/codes";
@@ -9,8 +10,9 @@ import { countPreviewRequest, liveWorkerCount, takePreviewResult, type PreviewRe
 import type { JobQueue } from "../queue/job-queue.ts";
 import type { Principal } from "./authentication.ts";
 import { LIVE_WITHIN_SECONDS } from "./language-support.ts";
-import { checkPreviewRequest, type BackgroundVideoFacts } from "./preview-checks.ts";
-import { notFound, ServiceError } from "./service-error.ts";
+import { checkPreviewRequest } from "./preview-checks.ts";
+import { invalidRequest, notFound, ServiceError } from "./service-error.ts";
+import { readableUpload } from "./upload-service.ts";
 
 const nextUlid = monotonicFactory();
 
@@ -38,7 +40,7 @@ export interface PreviewServiceDeps {
  */
 export async function requestPreview(deps: PreviewServiceDeps, principal: Principal, request: PreviewRequest): Promise<{ contentType: string; body: Buffer }> {
   await countAgainstPreviewRate(deps, principal);
-  const background = request.background ? await backgroundFacts(deps, principal.accountId, request.background.job_id) : undefined;
+  const background = request.background && (await backgroundFacts(deps, principal.accountId, request.background));
   checkPreviewRequest(request, background);
   if ((await liveWorkerCount(deps.db, LIVE_WITHIN_SECONDS)) === 0) {
     throw new ServiceError("SERVICE_UNAVAILABLE", "no worker is running to draw previews; try again once one is", { retryAfterSeconds: 10 });
@@ -70,8 +72,19 @@ async function countAgainstPreviewRate(deps: PreviewServiceDeps, principal: Prin
   }
 }
 
-/** The account's job as a background: 404 unless it is the account's, 409 unless it is completed with its files kept. */
-async function backgroundFacts(deps: PreviewServiceDeps, accountId: string, jobId: string): Promise<BackgroundVideoFacts> {
+/**
+ * The background's video, when the API can know it. A job: 404 unless it is the account's, 409 unless it is completed
+ * with its files kept. An upload: the rules of a submission's (404, 409 unfinished, 410 expired); its video is
+ * probed by the worker, which checks the rest.
+ */
+async function backgroundFacts(deps: PreviewServiceDeps, accountId: string, source: NonNullable<PreviewRequest["background"]>): Promise<BackgroundVideoFacts | undefined> {
+  const problem = backgroundSourceProblem(source);
+  if (problem) throw invalidRequest(problem);
+  if (source.upload_id !== undefined) {
+    await readableUpload(deps.db, accountId, source.upload_id, deps.now(), "background.upload_id: upload");
+    return undefined;
+  }
+  const jobId = source.job_id!;
   const job = await findJob(deps.db, accountId, jobId);
   if (!job) throw notFound("background.job_id: job");
   const media = job.media as { width?: unknown; height?: unknown; frameRate?: unknown } | null;
@@ -80,7 +93,7 @@ async function backgroundFacts(deps: PreviewServiceDeps, accountId: string, jobI
     const why = job.status !== "completed" ? `it is ${job.status}; only a completed job can be` : "its files have expired (they are kept 24 hours)";
     throw new ServiceError("SOURCE_NOT_RENDERABLE", `background.job_id: job ${jobId} cannot be a preview's background: ${why}`);
   }
-  return { jobId, width: media.width, height: media.height, durationSeconds: job.duration_seconds, frameRate: media.frameRate };
+  return { kind: "job", id: jobId, width: media.width, height: media.height, durationSeconds: job.duration_seconds, frameRate: media.frameRate };
 }
 
 /** A worker's refusal as an API error (a code it does not know is an internal error). */

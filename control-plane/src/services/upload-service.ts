@@ -1,5 +1,5 @@
 import { monotonicFactory } from "ulid";
-import { FINISHED_UPLOAD_TTL_SECONDS, MAX_UPLOAD_REQUESTS_IN_FLIGHT, MAX_VIDEO_BYTES, UPLOAD_URL_TTL_SECONDS, type Upload, type UploadRequest } from "@caption/shared/api/upload";
+import { FINISHED_UPLOAD_TTL_SECONDS, MAX_UPLOAD_REQUESTS_IN_FLIGHT, MAX_VIDEO_BYTES, UPLOAD_URL_TTL_SECONDS, type Upload, type UploadRequest, uploadExpiredMessage, uploadUnreadable } from "@caption/shared/api/upload";
 import type { Db, DbOrTrx } from "@caption/shared/db/database";
 import type { UploadRow } from "@caption/shared/db/tables";
 import { findUpload, insertUpload, keptUploads, lockAccountUploads } from "../db/upload-repository.ts";
@@ -34,7 +34,7 @@ export const uploadBusy = (id: string) =>
     { retryAfterSeconds: 5 },
   );
 
-export const uploadExpired = (id: string) => new ServiceError("UPLOAD_EXPIRED", `upload ${id} has expired and its bytes are deleted; create a new upload`);
+export const uploadExpired = (id: string) => new ServiceError("UPLOAD_EXPIRED", uploadExpiredMessage(id));
 
 /**
  * Creates an upload: its row and its empty file in storage, and the signed URL that takes its bytes for an
@@ -72,14 +72,21 @@ export async function createUpload(deps: UploadDeps, principal: Principal, reque
  * The finished upload a job may read, checked in the job's creating transaction (its row locked against
  * the sweep): another account's or an unknown one is 404, an unfinished one 409, an expired or deleted one 410.
  */
-export async function submittableUpload(trx: DbOrTrx, accountId: string, uploadId: string, now: Date): Promise<UploadRow> {
-  const upload = await findUpload(trx, uploadId, { lock: true });
-  if (!upload || upload.account_id !== accountId) throw notFound("upload");
-  if (upload.deleted_at !== null) throw uploadExpired(uploadId);
-  if (upload.completed_at === null) {
-    if (new Date(upload.expires_at) <= now) throw uploadExpired(uploadId);
-    throw new ServiceError("UPLOAD_INCOMPLETE", `upload ${uploadId} has not received all of its ${upload.size_bytes} bytes; finish it (tus HEAD tells the offset) and submit again`);
-  }
-  if (new Date(upload.completed_at).getTime() + FINISHED_UPLOAD_TTL_SECONDS * 1000 <= now.getTime()) throw uploadExpired(uploadId);
+export const submittableUpload = (trx: DbOrTrx, accountId: string, uploadId: string, now: Date): Promise<UploadRow> =>
+  readableUpload(trx, accountId, uploadId, now, "upload", { lock: true });
+
+/** The account's finished, unexpired upload, by the rules of `submittableUpload`; `what` names it in a 404. */
+export async function readableUpload(
+  db: DbOrTrx,
+  accountId: string,
+  uploadId: string,
+  now: Date,
+  what: string,
+  options: { lock?: boolean } = {},
+): Promise<UploadRow> {
+  const upload = await findUpload(db, uploadId, options);
+  if (!upload || upload.account_id !== accountId) throw notFound(what);
+  const unreadable = uploadUnreadable(upload, now);
+  if (unreadable) throw new ServiceError(unreadable.code, unreadable.message);
   return upload;
 }

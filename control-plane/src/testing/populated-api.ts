@@ -4,12 +4,13 @@ import { JOB_ID_PATTERN, WEBHOOK_ENDPOINT_ID_PATTERN } from "@caption/shared/api
 import { UPLOAD_ID_PATTERN } from "@caption/shared/api/upload";
 import { testId } from "@caption/shared/testing/ids";
 import { insertCompletedJob } from "@caption/shared/testing/job-rows";
+import { STUDIO_ASSET_PATTERN } from "../http/routes/studio-routes.ts";
 import { startTestApi, type TestApi } from "./test-api.ts";
 
 /**
  * The API under test with one of everything a path can name, so a request can be valid: a write key without
- * practical rate or concurrency limits, a completed job whose files are on disk, a webhook endpoint and an
- * upload. Every URL in it points at the API's own loopback address.
+ * practical rate or concurrency limits, a completed job whose files are on disk, a webhook endpoint, an
+ * upload and an asset of the studio. Every URL in it points at the API's own loopback address.
  */
 export interface PopulatedApi {
   t: TestApi;
@@ -32,6 +33,9 @@ export async function startPopulatedApi(): Promise<PopulatedApi> {
   await mkdir(path.join(t.dataDir, "files", job), { recursive: true });
   await writeFile(path.join(t.dataDir, "files", job, "captions.srt"), "1\n00:00:00,000 --> 00:00:01,000\nhello\n");
   await insertCompletedJob(t.database.db, { id: job, accountId, expiresAt: new Date(Date.now() + 24 * 3600_000) });
+  const studioAsset = "index-populated.js";
+  await mkdir(path.join(t.dataDir, "studio", "assets"), { recursive: true });
+  await writeFile(path.join(t.dataDir, "studio", "assets", studioAsset), "export {};\n");
   const polled = await t.request("GET", `/v1/jobs/${job}`, { key });
   const endpoint = await t.request("POST", "/v1/webhook_endpoints", { key, body: { url: `${loopbackOrigin}/hook` } });
   const upload = await t.request("POST", "/v1/uploads", { key, body: { size_bytes: 16, filename: "clip.mp4" } });
@@ -44,7 +48,12 @@ export async function startPopulatedApi(): Promise<PopulatedApi> {
     key,
     loopbackOrigin,
     ids,
-    idsByPattern: { [JOB_ID_PATTERN]: ids.job, [WEBHOOK_ENDPOINT_ID_PATTERN]: ids.webhookEndpoint, [UPLOAD_ID_PATTERN]: ids.upload },
+    idsByPattern: {
+      [JOB_ID_PATTERN]: ids.job,
+      [WEBHOOK_ENDPOINT_ID_PATTERN]: ids.webhookEndpoint,
+      [UPLOAD_ID_PATTERN]: ids.upload,
+      [STUDIO_ASSET_PATTERN]: studioAsset,
+    },
     signedQueries: { file: new URL(polled.body.subtitles.srt_url).search.slice(1), upload: new URL(upload.body.upload_url).search.slice(1) },
   };
 }

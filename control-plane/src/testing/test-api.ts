@@ -28,7 +28,8 @@ export interface TestApiOptions extends Pick<ApiServerOptions, "now" | "webhookS
 export async function startTestApi(envOverrides: Record<string, string> = {}, options: TestApiOptions = {}): Promise<TestApi> {
   const database = options.database ?? (await createTestDatabase());
   const dataDir = await mkdtemp(path.join(tmpdir(), "caption-api-"));
-  const env = parseEnv({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "silent", ...envOverrides });
+  // The studio from the test's own folder (empty unless the test writes a build there), not whatever the checkout built.
+  const env = parseEnv({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, STUDIO_DIR: path.join(dataDir, "studio"), LOG_LEVEL: "silent", ...envOverrides });
   const { database: _shared, ...serverOptions } = options;
   const api = await startApiServer(env, database.url, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }), { metrics: { port: 0, host: "127.0.0.1" }, ...serverOptions });
   return {

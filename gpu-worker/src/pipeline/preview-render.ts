@@ -3,10 +3,11 @@ import path from "node:path";
 import type { Logger } from "pino";
 import { PREVIEW_CONTENT_TYPES, type PreviewRequest } from "@caption/shared/api/preview";
 import { clipWindow, PREVIEW_FRAME_RATE, previewWords, stillInstant, timelineSeconds } from "@caption/shared/preview/preview-timeline";
+import { backgroundProblem } from "@caption/shared/preview/background-rules";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
 import { captionsInFrame, captionTimeline } from "../render/caption-timeline.ts";
 import { renderPreviewClip, type ClipBackground } from "../render/preview-clip.ts";
-import type { BackgroundVideo, PreviewBackgrounds } from "./preview-backgrounds.ts";
+import { PreviewRefused, type BackgroundVideo, type PreviewBackgrounds } from "./preview-backgrounds.ts";
 
 export interface PreviewDeps {
   backgrounds: PreviewBackgrounds;
@@ -22,7 +23,7 @@ const frameAt = (t: number, frameRate: number) => Math.max(0, Math.floor(t * fra
 /**
  * Draws a preview as a job of the same words would render it (same cue builder, layout, painter and fonts):
  * a still (PNG, WebP) of the frame at the request's instant, or an MP4 clip, over a checkerboard or over the
- * frames of one of the account's completed jobs (then at that job's frame rate; 30 fps otherwise).
+ * frames of one of the account's completed jobs or finished uploads (then at that job's frame rate; 30 fps otherwise).
  */
 export async function renderPreview(
   deps: PreviewDeps,
@@ -31,7 +32,10 @@ export async function renderPreview(
   signal: AbortSignal,
 ): Promise<{ contentType: string; body: Buffer }> {
   const words = previewWords(request);
-  const video: BackgroundVideo | undefined = request.background && (await deps.backgrounds.video(accountId, request.background.job_id));
+  const video: BackgroundVideo | undefined = request.background && (await deps.backgrounds.video(accountId, request.background));
+  // The API checked a job's background; an upload's video is known here first.
+  const problem = video && backgroundProblem(request, words, { kind: video.kind, id: video.id, ...video.media });
+  if (problem) throw new PreviewRefused("INVALID_REQUEST", problem);
   const frameRate = video?.media.frameRate ?? PREVIEW_FRAME_RATE;
   const style = resolveStyle({ preset: request.preset, style: request.style, video: { width: request.width, height: request.height } });
   const timeline = captionTimeline(words, style, { durationSeconds: timelineSeconds(words, video?.media.durationSeconds), frameRate });

@@ -142,7 +142,7 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
         }
       },
     },
-    [QUEUES.preview]: previewHandler({ db, store, scratchDir: scratch.dir, ffmpegPath: env.FFMPEG_PATH, logger: log }),
+    [QUEUES.preview]: previewHandler({ db, store, scratchDir: scratch.dir, ffmpegPath: env.FFMPEG_PATH, ffprobePath: env.FFPROBE_PATH, logger: log }),
     [QUEUES.expireFiles]: {
       async handle() {
         await expireResultFiles(db, store, log);

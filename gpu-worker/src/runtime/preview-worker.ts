@@ -17,6 +17,7 @@ export interface PreviewServiceDeps {
   /** The worker's scratch space; previews keep their copies of background videos under it. */
   scratchDir: string;
   ffmpegPath: string;
+  ffprobePath: string;
   logger: Logger;
 }
 
@@ -28,7 +29,7 @@ export interface PreviewServiceDeps {
 export function previewHandler(deps: PreviewServiceDeps): WorkHandler<PreviewPayload> {
   const { db, logger } = deps;
   const dir = path.join(deps.scratchDir, "previews");
-  const backgrounds = new PreviewBackgrounds({ db, store: deps.store, dir, ffmpegPath: deps.ffmpegPath, logger });
+  const backgrounds = new PreviewBackgrounds({ db, store: deps.store, dir, ffmpegPath: deps.ffmpegPath, ffprobePath: deps.ffprobePath, logger });
   const previewDeps = { backgrounds, dir, ffmpegPath: deps.ffmpegPath, logger };
   return {
     options: { localConcurrency: PREVIEW_CONCURRENCY, batchSize: 1, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 },

@@ -2,6 +2,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { OutputSchema } from "./output.ts";
 import { LiteralUnion, Nullable } from "./style.ts";
 import { QualitySummarySchema } from "./quality-report.ts";
+import { PresetIdSchema } from "./preset.ts";
 
 /** A job in one of these is unfinished: it holds one of its account's concurrency slots, and a worker may move it on. */
 export const ACTIVE_STATUSES = ["queued", "ingesting", "transcribing", "rendering"] as const;
@@ -65,3 +66,38 @@ export type Job = Static<typeof JobSchema>;
 
 export const CancelResponseSchema = Type.Object({ id: Type.String(), status: LiteralUnion(JOB_STATUSES) }, { additionalProperties: false, $id: "CancelResponse" });
 export type CancelResponse = Static<typeof CancelResponseSchema>;
+
+/** Jobs a page of GET /v1/jobs holds at most, and by default. */
+export const MAX_JOB_PAGE = 100;
+export const DEFAULT_JOB_PAGE = 20;
+
+/** Query of GET /v1/jobs (the router reads limit's decimal text as a number before the check). */
+export const JobListQuerySchema = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_JOB_PAGE, description: `Jobs on the page, 1 to ${MAX_JOB_PAGE}; omitted: ${DEFAULT_JOB_PAGE}` })),
+  cursor: Type.Optional(Type.String({ pattern: "^[A-Za-z0-9_-]{1,200}$", description: "The next_cursor of the page before; omitted: the newest jobs" })),
+});
+export type JobListQuery = Static<typeof JobListQuerySchema>;
+
+/** One job in a list: what tells it apart, without its links (GET /v1/jobs/{id} has them). */
+export const JobSummarySchema = Type.Object(
+  {
+    id: Type.String(),
+    status: LiteralUnion(JOB_STATUSES),
+    preset: PresetIdSchema,
+    created_at: Type.String({ format: "date-time" }),
+    source_job_id: Nullable(Type.String({ description: "The job this one renders again; null for a submitted video" })),
+    duration_seconds: Nullable(Type.Number({ minimum: 0, description: "The video's length, once inspected" })),
+    billed_seconds: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false, $id: "JobSummary" },
+);
+export type JobSummary = Static<typeof JobSummarySchema>;
+
+export const JobListSchema = Type.Object(
+  {
+    jobs: Type.Array(JobSummarySchema, { description: "Newest first" }),
+    next_cursor: Nullable(Type.String({ description: "Pass it as cursor for the next page; null on the last page" })),
+  },
+  { additionalProperties: false, $id: "JobList" },
+);
+export type JobList = Static<typeof JobListSchema>;

@@ -1,7 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { EditedWordSchema } from "./render-request.ts";
 import { PresetIdSchema } from "./preset.ts";
-import { LiteralUnion, StyleSchema } from "./style.ts";
+import { exactlyOneOf, LiteralUnion, StyleSchema } from "./style.ts";
+import { UPLOAD_ID_PATTERN } from "./upload.ts";
 
 export const PREVIEW_FORMATS = ["png", "webp", "mp4"] as const;
 export type PreviewFormat = (typeof PREVIEW_FORMATS)[number];
@@ -38,13 +39,24 @@ export const PreviewRequestSchema = Type.Object(
     background: Type.Optional(
       Type.Object(
         {
-          job_id: Type.String({ minLength: 1, maxLength: 64, description: "A completed job of the account whose files are still kept; its size is the preview's" }),
-          at: Type.Number({ minimum: 0, description: "The instant of that job's video under the captions (a clip's first frame), before its end" }),
+          job_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "A completed job of the account whose files are still kept; its size is the preview's. Exactly one of job_id and upload_id" })),
+          upload_id: Type.Optional(
+            Type.String({ pattern: UPLOAD_ID_PATTERN, description: "A finished upload of the account, not yet expired (POST /v1/uploads); its size is the preview's. Exactly one of job_id and upload_id" }),
+          ),
+          at: Type.Number({ minimum: 0, description: "The instant of that video under the captions (a clip's first frame), before its end" }),
         },
-        { additionalProperties: false, description: "Omitted: a neutral checkerboard" },
+        // `oneOf` is for the OpenAPI document and its clients; the server enforces it in code (backgroundSourceProblem).
+        { additionalProperties: false, description: "Omitted: a neutral checkerboard", oneOf: exactlyOneOf("job_id", "upload_id") },
       ),
     ),
   },
   { additionalProperties: false, $id: "PreviewRequest" },
 );
 export type PreviewRequest = Static<typeof PreviewRequestSchema>;
+
+/** A background that names its video exactly once, or the message that says what is wrong. */
+export function backgroundSourceProblem(background: NonNullable<PreviewRequest["background"]>): string | null {
+  if (background.job_id !== undefined && background.upload_id !== undefined) return "background: give either job_id or upload_id, not both";
+  if (background.job_id === undefined && background.upload_id === undefined) return "background.job_id or background.upload_id is required";
+  return null;
+}

@@ -49,6 +49,7 @@ export const RenderRequestSchema = Type.Object(
   },
   { additionalProperties: false, $id: "RenderRequest" },
 );
+export type RenderRequest = Static<typeof RenderRequestSchema>;
 
 /**
  * The render request with the words themselves left unchecked (the array's own limits still hold).

@@ -4,6 +4,13 @@ import { KindGuard, Type, type ObjectOptions, type SchemaOptions, type Static, t
 export const LiteralUnion = <const T extends readonly (string | number)[]>(values: T, options: SchemaOptions = {}) =>
   Type.Union(values.map((v) => Type.Literal(v)), options) as unknown as TUnion<TLiteral<T[number]>[]>;
 
+/**
+ * JSON Schema's `oneOf` of objects that hold exactly one of `names`, for the OpenAPI document and its clients (each
+ * branch names the property it requires: strict mode wants it defined where it is required). TypeBox ignores it:
+ * the server enforces it in code, naming the fields.
+ */
+export const exactlyOneOf = (...names: string[]) => names.map((name) => ({ properties: { [name]: true }, required: [name] }));
+
 /** A schema or null. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 

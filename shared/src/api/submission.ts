@@ -1,15 +1,12 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { OutputSchema } from "./output.ts";
 import { PresetIdSchema } from "./preset.ts";
-import { StyleSchema } from "./style.ts";
+import { exactlyOneOf, StyleSchema } from "./style.ts";
 import { ProfanitySchema, ReplacementsSchema, VocabularySchema } from "./custom-words.ts";
 import { SubtitleOptionsSchema } from "./subtitle-profile.ts";
 import { UPLOAD_ID_PATTERN } from "./upload.ts";
 
 export const MAX_VIDEO_SECONDS = 600;
-
-// Each branch names the property it requires (JSON Schema's strict mode wants it defined where it is required).
-const SOURCE = (name: string) => ({ properties: { [name]: true }, required: [name] });
 
 export const SubmissionRequestSchema = Type.Object(
   {
@@ -36,7 +33,7 @@ export const SubmissionRequestSchema = Type.Object(
     output: Type.Optional(OutputSchema),
   },
   // `oneOf` is for the OpenAPI document and its clients; the server enforces it in code, naming the fields.
-  { additionalProperties: false, $id: "SubmissionRequest", oneOf: [SOURCE("video_url"), SOURCE("upload_id")] },
+  { additionalProperties: false, $id: "SubmissionRequest", oneOf: exactlyOneOf("video_url", "upload_id") },
 );
 
 /** A request that names its source exactly once, or the message that says what is wrong. */

@@ -37,3 +37,28 @@ export const UploadSchema = Type.Object(
   { additionalProperties: false, $id: "Upload" },
 );
 export type Upload = Static<typeof UploadSchema>;
+
+export const uploadExpiredMessage = (id: string) => `upload ${id} has expired and its bytes are deleted; create a new upload`;
+
+/** What a reader of an upload (a job, a preview's background) goes by. */
+export interface UploadState {
+  id: string;
+  size_bytes: number;
+  expires_at: Date;
+  completed_at: Date | null;
+  deleted_at: Date | null;
+}
+
+/**
+ * Why a finished upload cannot be read at `now`, or null when it can: deleted or expired (410 UPLOAD_EXPIRED),
+ * still taking bytes (409 UPLOAD_INCOMPLETE). A finished upload is readable for 24 h after its completion.
+ */
+export function uploadUnreadable(upload: UploadState, now: Date): { code: "UPLOAD_EXPIRED" | "UPLOAD_INCOMPLETE"; message: string } | null {
+  const expired = { code: "UPLOAD_EXPIRED", message: uploadExpiredMessage(upload.id) } as const;
+  if (upload.deleted_at !== null) return expired;
+  if (upload.completed_at === null) {
+    if (upload.expires_at <= now) return expired;
+    return { code: "UPLOAD_INCOMPLETE", message: `upload ${upload.id} has not received all of its ${upload.size_bytes} bytes; finish it (tus HEAD tells the offset) and submit again` };
+  }
+  return upload.completed_at.getTime() + FINISHED_UPLOAD_TTL_SECONDS * 1000 <= now.getTime() ? expired : null;
+}

@@ -14,6 +14,8 @@ export const EnvSchema = Type.Object({
   /** Server-side `statement_timeout` of the API's and the workers' queries; 0 disables it. */
   DATABASE_STATEMENT_TIMEOUT_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 30 }),
   DATA_DIR: Type.String({ default: "./.data" }),
+  /** The studio's built files (index.html, assets/); omitted: studio/dist of this checkout, where `npm run setup` builds it. */
+  STUDIO_DIR: Type.Optional(Type.String({ minLength: 1 })),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: "^https?://" })),
   /** Honour X-Forwarded-Proto/Host/For: only behind a proxy that sets them (and strips a client's own). */
   TRUST_PROXY: LiteralUnion(["true", "false"] as const, { default: "false" }),

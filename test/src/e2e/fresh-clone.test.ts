@@ -74,6 +74,11 @@ test("a fresh clone in a private home directory: setup, caption a file, start, o
   service = npmStart(clone, env);
   const url = await service.url;
   assert.equal((await fetch(`${url}/readyz`)).status, 200);
+  // The studio setup built: a browser at the printed URL lands on its page, whose script the API serves.
+  const studio = await fetch(`${url}/`, { headers: { accept: "text/html" } });
+  assert.equal(new URL(studio.url).pathname, "/studio/");
+  const script = /src="\.\/(assets\/[^"]+\.js)"/u.exec(await studio.text())?.[1];
+  assert.equal((await fetch(`${url}/studio/${script}`)).status, 200, `the studio's script ${script}`);
 
   // What the newcomer is told: which recognizer runs and, for the fallback, what it costs.
   const engineLine = service.log.find((l) => l.msg === "speech engine ready");

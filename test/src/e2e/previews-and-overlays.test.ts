@@ -245,6 +245,27 @@ describe("previews drawn by the worker", () => {
     // The job's video is H.264 at CRF 20, the preview lossless: the same picture but for the codec's loss.
     assert.ok(sum / previewed.length < 3, `mean difference ${(sum / previewed.length).toFixed(2)}`);
   });
+  test("a still over a frame of an upload is the still over the same frame of the job made from it; its size and length are checked", async () => {
+    const bytes = await readFile(source.path);
+    const created = await service.call("POST", "/v1/uploads", key, { size_bytes: bytes.length, filename: "clip.mp4" });
+    assert.equal((await fetch(created.body.upload_url, { method: "PUT", body: bytes })).status, 204);
+    const request = { preset: "karaoke", text: "Over your own video", width: WIDTH, height: HEIGHT, format: "png" };
+    const overUpload = async (extra: object) => {
+      // The worker copies and probes the upload first: on a busy machine that may outlast the 2 s deadline, and a
+      // retry finds it done (as Retry-After tells a client).
+      let response: Response | undefined;
+      const body = { ...request, background: { upload_id: created.body.id, at: 1 }, ...extra };
+      for (let tries = 0; tries < 6 && (response?.status ?? 503) === 503; tries++) response = await post(body);
+      return response!;
+    };
+    const [upload, job] = [await overUpload({}), await post({ ...request, background: { job_id: both.id, at: 1 } })];
+    assert.equal(upload.status, 200, await upload.clone().text());
+    assert.ok(Buffer.from(await upload.arrayBuffer()).equals(Buffer.from(await job.arrayBuffer())));
+    const refusals = [await overUpload({ width: 640, height: 360 }), await overUpload({ background: { upload_id: created.body.id, at: 60 } })];
+    const messages = await Promise.all(refusals.map(async (r) => `${r.status} ${((await r.json()) as { error: { message: string } }).error.message}`));
+    assert.equal(messages[0], "400 width must be the background upload's 360 (got 640)");
+    assert.match(messages[1]!, new RegExp(`^400 background\\.at must be before the end of upload ${created.body.id}'s video at [\\d.]+ s \\(got 60 s\\)$`));
+  });
 });
 
 test("npm run presets:sheet makes the README's contact sheet of previews the running service draws", async () => {

@@ -1,8 +1,8 @@
-import { isTerminal, CancelResponseSchema, JobSchema } from "@caption/shared/api/job";
+import { isTerminal, CancelResponseSchema, JobListQuerySchema, JobListSchema, JobSchema } from "@caption/shared/api/job";
 import { EditedWordSchema, MAX_RENDER_BODY_BYTES, RenderRequestOuterSchema, RenderRequestSchema } from "@caption/shared/api/render-request";
 import { SubmissionRequestSchema, SubmissionResponseSchema } from "@caption/shared/api/submission";
 import { UsageSchema } from "@caption/shared/api/usage";
-import { cancelJob, pollJob } from "../../services/job-service.ts";
+import { cancelJob, listJobs, pollJob } from "../../services/job-service.ts";
 import { requestRender, requireOwnJob } from "../../services/render-service.ts";
 import { submitJob } from "../../services/submission-service.ts";
 import { getUsage } from "../../services/usage-service.ts";
@@ -20,7 +20,7 @@ const wordShape = (word: unknown, index: number) => editedWord.problemAt(word, `
 const POLL_SECONDS = "5";
 const jobId = { id: jobIdParam };
 
-/** The authenticated job API: submit, poll, cancel, render again, usage. */
+/** The authenticated job API: submit, list, poll, cancel, render again, usage. */
 export const jobRoutes = [
   defineRoute({
     method: "post",
@@ -52,6 +52,28 @@ export const jobRoutes = [
       ctx.status = 202;
       ctx.set("Location", response.status_url);
       ctx.body = response;
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/jobs",
+    doc: {
+      operationId: "listJobs",
+      tags: ["Jobs"],
+      summary: "The account's jobs, newest first, a page at a time",
+      description:
+        "Each job's status, preset, creation time, length and billed seconds; its links are in GET /v1/jobs/{id}. " +
+        "Pages follow each other by cursor (the last job's creation time and id), so jobs submitted meanwhile never repeat or skip one.",
+    },
+    auth: { scope: "subtitles:read", checkedBy: "middleware" },
+    query: { schema: JobListQuerySchema },
+    responses: {
+      "200": { description: "A page of jobs", ...json(JobListSchema) },
+      "400": error("limit out of range, or a cursor this endpoint did not give (INVALID_REQUEST)"),
+    },
+    async handle(ctx, { deps, query }) {
+      ctx.set("Cache-Control", "no-store");
+      ctx.body = await listJobs(deps.db, principalOf(ctx.state).accountId, query);
     },
   }),
   defineRoute({
