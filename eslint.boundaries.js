@@ -1,6 +1,6 @@
 // Package boundaries and layers (docs/development.md "Layout"). A package imports another only by name, through the
 // entry points in that package's package.json "exports", and only the packages it may depend on.
-// Inside control-plane and gpu-worker a folder imports only its own folder and folders on lower layers;
+// Inside shared, control-plane and gpu-worker a folder imports only its own folder and folders on lower layers;
 // production code never imports test support.
 const PACKAGES = ["shared", "control-plane", "gpu-worker", "bench", "test"];
 const MAY_DEPEND_ON = {
@@ -12,6 +12,7 @@ const MAY_DEPEND_ON = {
 };
 /** Top layer first. Folders of one layer do not import each other. */
 const LAYERS = {
+  shared: [["jobs"], ["runtime"], ["db", "storage", "telemetry", "net", "preview"], ["style"], ["presets", "config"], ["api", "errors", "time"]],
   "control-plane": [["cli"], ["client"], ["runtime"], ["http"], ["services"], ["db", "queue", "storage", "telemetry"]],
   "gpu-worker": [["cli"], ["runtime", "tools"], ["pipeline"], ["subtitles", "words"], ["asr", "render", "ingest", "storage", "db", "telemetry"], ["media"]],
 };

@@ -7,7 +7,7 @@ import { parseCommandLine } from "@caption/shared/runtime/command-line";
 import { onShutdownSignals } from "@caption/shared/runtime/shutdown-signals";
 import { startTelemetry } from "@caption/shared/telemetry/telemetry";
 import { telemetryOptionsFromEnv } from "@caption/shared/telemetry/telemetry-env";
-import { advertiseService, startApiServer, locateDatabase } from "@caption/control-plane";
+import { advertiseService, newServiceNonce, startApiServer, locateDatabase } from "@caption/control-plane";
 import { startCaptionWorker } from "@caption/gpu-worker";
 
 // --attached: run for one client (the caption command): stop when its stdin closes (the client is gone, even
@@ -21,10 +21,13 @@ const telemetry = startTelemetry(telemetryOptionsFromEnv(env, "caption-service")
 const failed = exitOnStartupFailure(logger);
 const database = await locateDatabase(env, logger).catch(failed);
 // With DATABASE_URL both wait for the database (the API first, serving /healthz meanwhile).
-const api = await startApiServer(env, database.url, logger).catch(failed);
+// What binds a client's idea of this service to this process: /readyz proves it holds it (service.json carries it;
+// the caption command passes its own for the service it starts).
+const nonce = env.SERVICE_NONCE ?? newServiceNonce();
+const api = await startApiServer(env, database.url, logger, { identityNonce: nonce }).catch(failed);
 const worker = await startCaptionWorker(env, database.url, logger).catch(failed);
 // Written before "ready": a caption command started after that line finds the service to join.
-const unadvertise = options.attached ? async () => {} : await advertiseService(env.DATA_DIR, api.url).catch(failed);
+const unadvertise = options.attached ? async () => {} : await advertiseService(env.DATA_DIR, api.url, nonce).catch(failed);
 logger.info({ url: api.url, data_dir: env.DATA_DIR }, "caption service ready");
 
 // The database stops last, after the worker has handed back what it could not finish.

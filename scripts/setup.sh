@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 # ffmpeg/ffprobe: decode, overlay, encode. flite: test speech, and (t2p) with espeak-ng the pronunciations of
 # a job's vocabulary terms. pocketsphinx: the offline fallback recognizer (libpocketsphinx3 biases it).
 # openssl: the tests' certificate authority. bzip2: sherpa-onnx model archives. chromium: the headless
-# browser the tests open /docs in (playwright-core drives Debian's build; no browser download).
+# browser the tests open /docs in (playwright-core drives Debian's build; no browser download). prometheus:
+# its promtool checks and unit-tests the chart's alert rules and the dashboard's queries.
 need=""
 command -v ffmpeg >/dev/null 2>&1 || need="$need ffmpeg"
 command -v flite >/dev/null 2>&1 || need="$need flite"
@@ -16,6 +17,7 @@ command -v pocketsphinx_batch >/dev/null 2>&1 || need="$need pocketsphinx"
 command -v openssl >/dev/null 2>&1 || need="$need openssl"
 command -v bzip2 >/dev/null 2>&1 || need="$need bzip2"
 [ -x /usr/bin/chromium ] || need="$need chromium"
+command -v promtool >/dev/null 2>&1 || need="$need prometheus"
 if [ -n "$need" ]; then
   if [ "$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
     echo "setup: missing packages:$need — install them with apt-get (as root) and run again" >&2; exit 1

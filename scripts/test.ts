@@ -1,5 +1,5 @@
 // The whole test suite: type-check, lint (import cycles included), then every *.test.ts against a real embedded
-// PostgreSQL.
+// PostgreSQL. `--quick` leaves out the whole-service files (test/src/e2e: each starts the service's processes).
 import { spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
 import path from "node:path";
@@ -8,11 +8,11 @@ import { startEmbeddedPostgres } from "@caption/control-plane";
 import { parseCommand } from "@caption/shared/runtime/command-line";
 import { ensureTestCa } from "@caption/shared/testing/test-ca";
 
-const USAGE = "usage: npm test [-- --no-static] [-- <test file or glob> ...]";
+const USAGE = "usage: npm test [-- --no-static] [-- --quick] [-- <test file or glob> ...]";
 const parsed = parseCommand(
   {
     args: process.argv.slice(2),
-    options: { "no-static": { type: "boolean", default: false }, help: { type: "boolean", short: "h", default: false } },
+    options: { "no-static": { type: "boolean", default: false }, quick: { type: "boolean", default: false }, help: { type: "boolean", short: "h", default: false } },
     allowPositionals: true,
     strict: true,
   },
@@ -54,7 +54,9 @@ const env = {
   NODE_EXTRA_CA_CERTS: ca.caCertPath,
   TEST_CA_DIR: path.dirname(ca.caCertPath),
 };
-const files = patterns.length > 0 ? patterns : ["shared/src/**/*.test.ts", "control-plane/src/**/*.test.ts", "gpu-worker/src/**/*.test.ts", "test/src/**/*.test.ts", "bench/src/**/*.test.ts"];
+const packages = ["shared/src/**/*.test.ts", "control-plane/src/**/*.test.ts", "gpu-worker/src/**/*.test.ts", "bench/src/**/*.test.ts"];
+const wholeService = "test/src/e2e/**/*.test.ts";
+const files = patterns.length > 0 ? patterns : [...packages, "test/src/deploy/**/*.test.ts", ...(parsed.values.quick ? [] : [wholeService])];
 console.log("▶ tests");
 let code = 1;
 try {

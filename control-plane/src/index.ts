@@ -5,3 +5,4 @@ export { startEmbeddedPostgres, type EmbeddedPostgresHandle, type EmbeddedPostgr
 export { locateDatabase, type DatabaseLocation } from "./db/connect.ts";
 export { createKey, type CreateKeyInput } from "./services/account-admin.ts";
 export { advertiseService, findAdvertisedService, type ServiceAdvert } from "./runtime/service-advert.ts";
+export { newToken as newServiceNonce } from "./services/service-identity.ts";

@@ -2,15 +2,19 @@ import { request } from "node:http";
 import { createServer, type Server, type Socket } from "node:net";
 import { Worker } from "node:worker_threads";
 import { brotliCompressSync } from "node:zlib";
+import { holdUploadRequests } from "./upload-attack.ts";
 
 // What the attacking account does, all through the public API with one ordinary key: webhook endpoints
 // that accept TCP and never answer (TLS never completes) fed by submit-and-cancel churn, bodies that
-// inflate (a few hundred bytes of brotli that become 16 MiB of JSON), and many open event streams.
+// inflate (a few hundred bytes of brotli that become 16 MiB of JSON), many open event streams, and PATCH
+// requests held open on its own upload URL (upload-attack.ts).
 
 export interface AttackCounts {
   churned: number;
   encodedBodies: number;
   streamsOpened: number;
+  /** PATCH requests opened on the attacker's upload URL. */
+  opened: number;
   statusCodes: Record<string, number>;
 }
 
@@ -60,7 +64,7 @@ function inflatingBody(): Buffer {
   return brotliCompressSync(Buffer.from(`{"words":[${inner}0]}`));
 }
 
-export const ATTACKS = ["bodies", "churn", "streams"] as const;
+export const ATTACKS = ["bodies", "churn", "streams", "uploads"] as const;
 export type AttackName = (typeof ATTACKS)[number];
 
 export interface AttackOptions {
@@ -70,6 +74,8 @@ export interface AttackOptions {
   jobId: string;
   streams: number;
   churnLoops: number;
+  /** PATCH requests held open at once on the attacker's upload URL. */
+  held: number;
   attacks: readonly AttackName[];
   signal: AbortSignal;
   gate?: Gate;
@@ -109,11 +115,13 @@ export function startAttackThread(options: Omit<AttackOptions, "signal" | "gate"
 /** Lets the attack's loops through, or holds them while paused. */
 export interface Gate {
   pass(): Promise<void>;
+  /** Called when the attack pauses or stops. */
+  onPause(listener: () => void): void;
 }
 
 /** Runs every attack until the signal aborts; resolves with what was sent and answered. */
 export async function runAttack(options: AttackOptions): Promise<AttackCounts> {
-  const counts: AttackCounts = { churned: 0, encodedBodies: 0, streamsOpened: 0, statusCodes: {} };
+  const counts: AttackCounts = { churned: 0, encodedBodies: 0, streamsOpened: 0, opened: 0, statusCodes: {} };
   const { url, key, signal } = options;
   const pass = () => options.gate?.pass() ?? Promise.resolve();
   const churn = async () => {
@@ -137,6 +145,9 @@ export async function runAttack(options: AttackOptions): Promise<AttackCounts> {
   if (options.attacks.includes("churn")) running.push(...Array.from({ length: options.churnLoops }, churn));
   if (options.attacks.includes("bodies")) running.push(bodies());
   if (options.attacks.includes("streams")) running.push(openStreams(url, key, options, counts));
+  if (options.attacks.includes("uploads")) {
+    running.push(holdUploadRequests({ url, key, held: options.held, signal, pass, onPause: (listener) => options.gate?.onPause(listener) }, counts));
+  }
   await Promise.all(running);
   return counts;
 }

@@ -10,6 +10,10 @@ export interface Phase {
   /** Its answered requests (the expected answer), and the others. */
   requests: number;
   unexpected: number;
+  /** The second account's upload PATCHes in these windows (with the `uploads` attack): every one's time, ms, and their answers. */
+  uploadLatencies: number[];
+  uploadRequests: number;
+  uploadUnexpected: number;
   windows: [number, number][];
   apiCpuMs: number;
   dbCpuMs: number;
@@ -17,7 +21,18 @@ export interface Phase {
   clientCpuMs: number;
 }
 
-export const newPhase = (): Phase => ({ latencies: [], requests: 0, unexpected: 0, windows: [], apiCpuMs: 0, dbCpuMs: 0, clientCpuMs: 0 });
+export const newPhase = (): Phase => ({
+  latencies: [],
+  requests: 0,
+  unexpected: 0,
+  uploadLatencies: [],
+  uploadRequests: 0,
+  uploadUnexpected: 0,
+  windows: [],
+  apiCpuMs: 0,
+  dbCpuMs: 0,
+  clientCpuMs: 0,
+});
 
 /** Runs `work` as one window of `phase`: its wall span and the API's (and its PostgreSQL's) CPU are added to the phase. */
 export async function inWindow<T>(phase: Phase, pid: number, work: () => Promise<T>): Promise<T> {

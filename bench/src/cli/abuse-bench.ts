@@ -1,7 +1,8 @@
 // `npm run bench:abuse [-- options]`: one account attacks the API (inflating bodies, webhook endpoints that
-// never answer fed by submit-and-cancel churn, many event streams) while a second account works normally.
-// Prints the second account's GET /v1/jobs/{id} p99 against its quiet value (target ≤ 2×), how long its
-// webhooks take after the event (target ≤ 10 s), and the API process's peak RSS (target < 512 MiB).
+// never answer fed by submit-and-cancel churn, many event streams, PATCHes held open on its own upload URL)
+// while a second account works normally. Prints the second account's GET /v1/jobs/{id} p99 and (with the
+// uploads attack) its upload PATCH p99 against their quiet values (target ≤ 2×), how long its webhooks take
+// after the event (target ≤ 10 s), and the API process's peak RSS (target < 512 MiB).
 // Quiet and attack windows alternate (--rounds), and each phase's p99 is taken over all its responses.
 // A benchmark, not a test: PASS/FAIL lines, exit 0 either way (1 only if it could not run).
 import { rm } from "node:fs/promises";
@@ -16,6 +17,7 @@ import { ATTACKS, startAttackThread, startSilentListener, type AttackName, type 
 import { cpuShare, inWindow, loopDelay, newPhase, type Phase } from "../abuse/phases.ts";
 import { report } from "../abuse/report.ts";
 import { startWebhookTimer } from "../abuse/victim.ts";
+import { victimUploads } from "../abuse/victim-uploads.ts";
 import { rssOf, sampleRss } from "../rss-sampler.ts";
 import { apiScenarios, seedJobs } from "../api/api-scenarios.ts";
 import { runLoad } from "../api/run-load.ts";
@@ -28,7 +30,9 @@ const USAGE = `usage: abuse-bench [options]
   --quiet S (10)      each quiet window (the second account's load alone)
   --streams N (1000)  event streams the attacker opens   --churn N (4)  submit-and-cancel loops
   --connections N (5) the second account's GET connections
-  --attacks LIST (bodies,churn,streams)  which attacks run (one at a time shows what each costs)
+  --held N (120)      PATCHes the attacker holds open on its upload URL
+  --uploaders N (4)   the second account's uploads written at once (one PATCH after another each)
+  --attacks LIST (bodies,churn,streams,uploads)  which attacks run (one at a time shows what each costs)
   --attacker KIND (ordinary)  the attacker's key: ordinary (a new account's limits: 1200 requests a
                       minute, 4 jobs at once) or unlimited (both lifted: what the API can take at all)
   --profile DIR       CPU profile of the API process into DIR`;
@@ -44,6 +48,8 @@ async function main(argv: string[]): Promise<number> {
         streams: { type: "string", default: "1000" },
         churn: { type: "string", default: "4" },
         connections: { type: "string", default: "5" },
+        held: { type: "string", default: "120" },
+        uploaders: { type: "string", default: "4" },
         attacks: { type: "string", default: ATTACKS.join(",") },
         attacker: { type: "string", default: "ordinary" },
         profile: { type: "string" },
@@ -54,8 +60,11 @@ async function main(argv: string[]): Promise<number> {
     USAGE,
   );
   if (typeof values === "number") return values;
-  const raw = [values.rounds, values.duration, values.quiet, values.streams, values.churn, values.connections];
-  const [rounds, duration, quiet, streams, churnLoops, connections] = raw.map(Number) as [
+  const raw = [values.rounds, values.duration, values.quiet, values.streams, values.churn, values.connections, values.held, values.uploaders];
+  const numbers = raw.map(Number);
+  const [rounds, duration, quiet, streams, churnLoops, connections, held, uploaders] = numbers as [
+    number,
+    number,
     number,
     number,
     number,
@@ -63,7 +72,7 @@ async function main(argv: string[]): Promise<number> {
     number,
     number,
   ];
-  if (![rounds, duration, quiet, streams, churnLoops, connections].every((n) => Number.isInteger(n) && n > 0)) {
+  if (!numbers.every((n) => Number.isInteger(n) && n > 0)) {
     process.stderr.write(`every option is a positive whole number\n${USAGE}\n`);
     return 2;
   }
@@ -110,6 +119,7 @@ async function main(argv: string[]): Promise<number> {
     }
     const timer = await startWebhookTimer(receiver, service.url, victimKey, "/victim");
     const get = apiScenarios([victimKey], victimJobs).find((s) => s.name === "GET /v1/jobs/{id}");
+    const uploads = attacks.includes("uploads") ? victimUploads(service.url, victimKey, uploaders) : undefined;
     if (!get || !attackerJob) throw new Error("no GET scenario");
     const pid = service.pid;
     const url = service.url;
@@ -120,9 +130,16 @@ async function main(argv: string[]): Promise<number> {
     const rss = sampleRss(pid, 250);
     const [calm, attacked] = [newPhase(), newPhase()];
     const load = async (phase: Phase, seconds: number, label: string) => {
-      const measured = await inWindow(phase, pid, () => runLoad(get, { url, connections, durationSeconds: seconds, latencies: phase.latencies }, label));
+      const [measured, uploaded] = await inWindow(phase, pid, () =>
+        Promise.all([
+          runLoad(get, { url, connections, durationSeconds: seconds, latencies: phase.latencies }, label),
+          uploads?.run(seconds, phase.uploadLatencies),
+        ]),
+      );
       phase.requests += measured.requestsPerSecond * measured.durationSeconds;
       phase.unexpected += measured.unexpected;
+      phase.uploadRequests += uploaded?.requests ?? 0;
+      phase.uploadUnexpected += uploaded?.unexpected ?? 0;
     };
     let attack: AttackThread | undefined;
     let attacking = false;
@@ -138,7 +155,7 @@ async function main(argv: string[]): Promise<number> {
     for (let round = 1; round <= rounds; round++) {
       await load(calm, quiet, `quiet ${round}/${rounds}: the second account alone`);
       if (attack) attack.resume();
-      else attack = startAttackThread({ url, key: attackerKey, jobId: attackerJob.id, streams, churnLoops, attacks });
+      else attack = startAttackThread({ url, key: attackerKey, jobId: attackerJob.id, streams, churnLoops, held, attacks });
       attacking = true;
       // Let the attack fill its queues (after a pause, get going again) before measuring beside it.
       await delay(round === 1 ? 5000 : 2000);
@@ -154,7 +171,7 @@ async function main(argv: string[]): Promise<number> {
     const peakRss = rss.stop() / MiB;
     const loop = `quiet ${await loopDelay(loopDelayFile, calm)}; under attack ${await loopDelay(loopDelayFile, attacked)}`;
     const cpu = `quiet ${cpuShare(calm)}; under attack ${cpuShare(attacked)}`;
-    const attackFigures = { counts, streams, churnLoops, duration, rounds, attacks, attacker: values.attacker };
+    const attackFigures = { counts, streams, churnLoops, held, duration, rounds, attacks, attacker: values.attacker };
     report({ cpu, loop, calm, attacked, quietWebhooks, webhookLatencies, peakRss, rssBefore, loadAtStart, ...attackFigures });
     return 0;
   } catch (error) {

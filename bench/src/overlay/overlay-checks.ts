@@ -30,19 +30,19 @@ async function raw(args: string[]): Promise<Buffer> {
 
 /**
  * Samples every `every`-th frame of the overlay's alpha (both files) and of the composite, for a video
- * `width` × `height` at `frameRate`. The WebM holds frames only where the captions change: it is read at the
- * video's rate first (each frame held until the next), so its n-th frame is the MOV's.
+ * `width` × `height`. Both files hold one frame per frame of the video, so the WebM's n-th frame is
+ * the MOV's.
  */
 export async function checkOverlay(
   files: { source: string; burned: string; webm: string; mov: string },
-  video: { width: number; height: number; frameRate: number },
+  video: { width: number; height: number },
   every = 30,
 ): Promise<OverlayChecks> {
   const size = video;
   const pixels = size.width * size.height;
   const select = `select=not(mod(n\\,${every})),alphaextract,format=gray`;
   const [webmAlpha, movAlpha] = await Promise.all([
-    raw(["-c:v", "libvpx-vp9", "-i", files.webm, "-vf", `fps=${video.frameRate},${select}`, "-fps_mode", "passthrough"]),
+    raw(["-c:v", "libvpx-vp9", "-i", files.webm, "-vf", select, "-fps_mode", "passthrough"]),
     raw(["-i", files.mov, "-vf", select, "-fps_mode", "passthrough"]),
   ]);
   const frames = Math.min(webmAlpha.length, movAlpha.length) / pixels;

@@ -1,4 +1,4 @@
-const BAR_WIDTH = 28;
+import { LiveLines, progressBar } from "@caption/shared/runtime/progress-bar";
 
 function clock(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));
@@ -8,9 +8,8 @@ function clock(ms: number): string {
 /** One status line: bar, percent, elapsed, an estimate of what is left (once there is a basis), the step. */
 export function formatProgress(fraction: number, elapsedMs: number, label: string): string {
   const done = Math.min(1, Math.max(0, fraction));
-  const filled = Math.round(done * BAR_WIDTH);
   const left = done >= 0.02 && done < 1 ? `, ~${clock((elapsedMs / done) * (1 - done))} left` : "";
-  return `[${"#".repeat(filled)}${"-".repeat(BAR_WIDTH - filled)}] ${String(Math.floor(done * 100)).padStart(3)}% ${clock(elapsedMs)}${left}  ${label}`;
+  return `${progressBar(done)} ${clock(elapsedMs)}${left}  ${label}`;
 }
 
 export interface PlannedStep {
@@ -27,15 +26,16 @@ export class ProgressBar {
   readonly #steps: readonly PlannedStep[];
   readonly #total: number;
   readonly #stream: NodeJS.WriteStream;
+  readonly #live: LiveLines;
   readonly #started = performance.now();
   #index = -1;
   #within = 0;
-  #lastDraw = 0;
 
   constructor(steps: readonly PlannedStep[], stream: NodeJS.WriteStream = process.stderr) {
     this.#steps = steps;
     this.#total = steps.reduce((sum, step) => sum + step.weight, 0) || 1;
     this.#stream = stream;
+    this.#live = new LiveLines(stream, { minIntervalMs: 250 });
   }
 
   /** Starts the step with this label (steps may be started out of order or skipped). */
@@ -47,13 +47,12 @@ export class ProgressBar {
 
   advance(fraction: number): void {
     this.#within = Math.min(1, Math.max(this.#within, fraction));
-    if (performance.now() - this.#lastDraw > 250) this.#draw(false);
+    this.#draw(false);
   }
 
   finish(): void {
     this.#index = this.#steps.length;
     this.#draw(true);
-    if (this.#stream.isTTY) this.#stream.write("\n");
   }
 
   #fraction(): number {
@@ -63,10 +62,9 @@ export class ProgressBar {
   }
 
   #draw(newStep: boolean): void {
-    this.#lastDraw = performance.now();
     const label = this.#steps[this.#index]?.label ?? "done";
     const line = formatProgress(this.#fraction(), performance.now() - this.#started, label);
-    if (this.#stream.isTTY) this.#stream.write(`\r\x1b[K${line.slice(0, (this.#stream.columns || 120) - 1)}`);
+    if (this.#stream.isTTY) this.#live.draw([line], newStep);
     else if (newStep) this.#stream.write(`${line}\n`);
   }
 }

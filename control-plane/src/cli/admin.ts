@@ -3,6 +3,7 @@
 //   keys:revoke --key-prefix P | credits:grant --account ID --seconds S | accounts:show --account ID
 import pino from "pino";
 import { parseEnv } from "@caption/shared/config/env";
+import { CONNECTION_BUDGET } from "@caption/shared/db/connection-budget";
 import { createDatabase } from "@caption/shared/db/database";
 import { migrateToLatest } from "@caption/shared/db/migrator";
 import { parseCommand } from "@caption/shared/runtime/command-line";
@@ -57,7 +58,7 @@ if (!command) {
 
 const logger = pino({ level: process.env.LOG_LEVEL ?? "warn" }, pino.destination(2));
 const location = await locateDatabase(parseEnv(), logger);
-const db = createDatabase(location.url, { max: 2, applicationName: "caption-admin" });
+const db = createDatabase(location.url, { max: CONNECTION_BUDGET.oneOff.admin, applicationName: "caption-admin" });
 try {
   await migrateToLatest(db);
   const result = await (async () => {

@@ -43,6 +43,8 @@ try {
     apiKey: process.env.CAPTION_API_KEY,
     dataDir,
     databaseUrl: process.env.DATABASE_URL,
+    newKey: options.newKey,
+    onNote: (message) => reporter.note(message),
     onStarting: () => reporter.note(`starting the embedded caption service (DATA_DIR ${dataDir})…`),
   });
   const serviceSeconds = Number(wall().toFixed(2));

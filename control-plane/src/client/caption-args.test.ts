@@ -6,7 +6,7 @@ const CWD = "/home/ana/videos";
 
 test("a file operand is resolved from the caller's directory; every option lands where it belongs", (t) => {
   t.mock.method(process.stderr, "write", () => true);
-  assert.deepEqual(parseCaptionArgs(["./talk.mp4"], CWD), { input: { kind: "file", path: "/home/ana/videos/talk.mp4" }, json: false });
+  assert.deepEqual(parseCaptionArgs(["./talk.mp4"], CWD), { input: { kind: "file", path: "/home/ana/videos/talk.mp4" }, json: false, newKey: false });
   assert.deepEqual(
     parseCaptionArgs(["../talk.mov", "--preset", "highlight", "--style", '{"text_color":"#FFEE00","offset":{"top":4}}', "--language", "en", "--out", "out", "--json"], CWD),
     {
@@ -16,15 +16,17 @@ test("a file operand is resolved from the caller's directory; every option lands
       language: "en",
       outDir: "/home/ana/videos/out",
       json: true,
+      newKey: false,
     },
   );
-  assert.deepEqual(parseCaptionArgs(["--out=/tmp/o", "/abs/clip.webm"], CWD), { input: { kind: "file", path: "/abs/clip.webm" }, outDir: "/tmp/o", json: false });
+  assert.deepEqual(parseCaptionArgs(["--out=/tmp/o", "/abs/clip.webm"], CWD), { input: { kind: "file", path: "/abs/clip.webm" }, outDir: "/tmp/o", json: false, newKey: false });
+  assert.deepEqual(parseCaptionArgs(["clip.webm", "--new-key"], CWD), { input: { kind: "file", path: "/home/ana/videos/clip.webm" }, json: false, newKey: true });
 });
 
 test("an https URL goes to the service as it is; other schemes are refused before any request", (t) => {
   const stderr = t.mock.method(process.stderr, "write", () => true);
-  assert.deepEqual(parseCaptionArgs(["https://cdn.example.com/a/talk.mp4?sig=1"], CWD), { input: { kind: "url", url: "https://cdn.example.com/a/talk.mp4?sig=1" }, json: false });
-  assert.deepEqual(parseCaptionArgs(["HTTPS://EXAMPLE.COM/x.mp4"], CWD), { input: { kind: "url", url: "HTTPS://EXAMPLE.COM/x.mp4" }, json: false });
+  assert.deepEqual(parseCaptionArgs(["https://cdn.example.com/a/talk.mp4?sig=1"], CWD), { input: { kind: "url", url: "https://cdn.example.com/a/talk.mp4?sig=1" }, json: false, newKey: false });
+  assert.deepEqual(parseCaptionArgs(["HTTPS://EXAMPLE.COM/x.mp4"], CWD), { input: { kind: "url", url: "HTTPS://EXAMPLE.COM/x.mp4" }, json: false, newKey: false });
   for (const url of ["http://example.com/talk.mp4", "ftp://example.com/talk.mp4", "file:///tmp/talk.mp4"]) {
     assert.equal(parseCaptionArgs([url], CWD), 2, url);
     assert.match(String(stderr.mock.calls.at(-1)?.arguments[0]), /only https:\/\/ URLs can be downloaded by the service/);

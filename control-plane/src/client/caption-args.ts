@@ -2,13 +2,14 @@ import path from "node:path";
 import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
 import { parseCommand } from "@caption/shared/runtime/command-line";
 
-export const CAPTION_USAGE = `usage: npm run caption -- <file or https URL> [--preset P] [--style JSON] [--language xx] [--out DIR] [--json]
+export const CAPTION_USAGE = `usage: npm run caption -- <file or https URL> [--preset P] [--style JSON] [--language xx] [--out DIR] [--json] [--new-key]
   <file>          a video on this machine (MP4, MOV or WebM), uploaded over tus; or an https:// URL the service downloads
   --preset P      one of ${PRESET_IDS.join(", ")} (default classic)
   --style JSON    style overrides, e.g. '{"text_color":"#FFEE00","position":"top"}'
   --language xx   the spoken language (two or three lowercase letters); omitted: detected
   --out DIR       where the five files go (default: next to the input; the current directory for a URL)
   --json          no progress, one JSON object on stdout at the end
+  --new-key       make a new local account and key (36000 s of credit) instead of the one saved in DATA_DIR
 environment: CAPTION_API_URL and CAPTION_API_KEY to use a running service; without them the embedded service runs for the command`;
 
 export type CaptionInput = { kind: "file"; path: string } | { kind: "url"; url: string };
@@ -21,6 +22,8 @@ export interface CaptionOptions {
   /** Absolute; undefined: next to the input file (or the working directory for a URL). */
   outDir?: string;
   json: boolean;
+  /** --new-key: a new local account and key, replacing the saved one. */
+  newKey: boolean;
 }
 
 /**
@@ -40,6 +43,7 @@ export function parseCaptionArgs(args: string[], cwd: string): CaptionOptions | 
         language: { type: "string" },
         out: { type: "string" },
         json: { type: "boolean" },
+        "new-key": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     },
@@ -71,6 +75,7 @@ export function parseCaptionArgs(args: string[], cwd: string): CaptionOptions | 
     ...(values.language === undefined ? {} : { language: values.language }),
     ...(values.out === undefined || values.out === "" ? {} : { outDir: path.resolve(cwd, values.out) }),
     json: values.json === true,
+    newKey: values["new-key"] === true,
   };
 }
 

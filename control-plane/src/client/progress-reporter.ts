@@ -1,10 +1,10 @@
 import type { JobStatus } from "@caption/shared/api/job";
-import { finishedStageLines, initialProgress, progressBars, redraw, withJobEvent, withUpload, type ProgressState } from "./progress-view.ts";
+import { LiveLines } from "@caption/shared/runtime/progress-bar";
+import { finishedStageLines, initialProgress, progressBars, withJobEvent, withUpload, type ProgressState } from "./progress-view.ts";
 
 /** How the command talks while it works: bars on a terminal, plain lines in a log, nothing with --json. */
 export type ReporterMode = "tty" | "plain" | "quiet";
 
-const REDRAW_MS = 100;
 const TICK_MS = 250;
 
 /**
@@ -15,25 +15,22 @@ export class ProgressReporter {
   readonly #stream: NodeJS.WritableStream & { columns?: number };
   readonly #mode: ReporterMode;
   readonly #now: () => number;
+  readonly #live: LiveLines;
   #state: ProgressState = initialProgress();
-  #drawn = 0;
-  #lastDraw = -Infinity;
   #ticker: NodeJS.Timeout | undefined;
 
   constructor(stream: NodeJS.WritableStream & { columns?: number }, mode: ReporterMode, now: () => number = () => performance.now()) {
     this.#stream = stream;
     this.#mode = mode;
     this.#now = now;
+    this.#live = new LiveLines(stream, { now });
   }
 
   /** A line of its own (above the bars on a terminal). */
   note(line: string): void {
     if (this.#mode === "quiet") return;
-    if (this.#mode === "tty") {
-      this.#stream.write(redraw(this.#drawn, [line]));
-      this.#drawn = 0;
-      this.#draw(true);
-    } else this.#stream.write(`${line}\n`);
+    if (this.#mode === "tty") this.#live.note(line);
+    else this.#stream.write(`${line}\n`);
   }
 
   upload(sent: number, total: number): void {
@@ -64,11 +61,6 @@ export class ProgressReporter {
   }
 
   #draw(force: boolean): void {
-    const now = this.#now();
-    if (!force && now - this.#lastDraw < REDRAW_MS) return;
-    this.#lastDraw = now;
-    const lines = progressBars(this.#state, now, this.#stream.columns || 80);
-    this.#stream.write(redraw(this.#drawn, lines));
-    this.#drawn = lines.length;
+    this.#live.draw(progressBars(this.#state, this.#now()), force);
   }
 }

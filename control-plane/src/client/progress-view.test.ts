@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { finishedStageLines, initialProgress, progressBars, redraw, withJobEvent, withUpload, type ProgressState } from "./progress-view.ts";
+import { finishedStageLines, initialProgress, progressBars, withJobEvent, withUpload, type ProgressState } from "./progress-view.ts";
 
 const MiB = 1024 * 1024;
 
@@ -47,17 +47,6 @@ test("bars never go back within a stage; a retry (back to queued) starts the job
   const failed = withJobEvent(state, "failed", 4, 40);
   assert.deepEqual(failed.stages, state.stages);
   assert.equal(failed.status, "failed");
-});
-
-test("lines are cut to the terminal's width", () => {
-  const state = withUpload(initialProgress(), 1, 2, 0);
-  assert.deepEqual(progressBars(state, 0, 20), ["upload     [#######"]);
-});
-
-test("a redraw goes back up over what was drawn, clears each line, and clears what a shorter drawing leaves", () => {
-  assert.equal(redraw(0, ["a", "b"]), "\x1b[2Ka\n\x1b[2Kb\n");
-  assert.equal(redraw(2, ["a", "b"]), "\x1b[2F\x1b[2Ka\n\x1b[2Kb\n");
-  assert.equal(redraw(3, ["a"]), "\x1b[3F\x1b[2Ka\n\x1b[2K\n\x1b[2K\n\x1b[2F");
 });
 
 test("not on a terminal: one plain line per stage as it finishes, each once", () => {

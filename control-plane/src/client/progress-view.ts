@@ -1,6 +1,7 @@
 // What the caption command shows while it works, as pure functions of what it has heard and the time:
 // bars redrawn in place on a terminal, one plain line per finished stage otherwise.
 import type { JobStatus } from "@caption/shared/api/job";
+import { progressBar } from "@caption/shared/runtime/progress-bar";
 
 export const STAGES = ["upload", "ingest", "transcribe", "render"] as const;
 export type Stage = (typeof STAGES)[number];
@@ -63,7 +64,6 @@ export function withJobEvent(state: ProgressState, status: JobStatus, progress: 
   return { stages, status };
 }
 
-const BAR_WIDTH = 30;
 const LABEL_WIDTH = 11;
 
 function seconds(ms: number): string {
@@ -74,8 +74,8 @@ function mib(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
-/** The bars of the stages begun so far, each cut to `columns`. */
-export function progressBars(state: ProgressState, now: number, columns = 80): string[] {
+/** The bars of the stages begun so far. */
+export function progressBars(state: ProgressState, now: number): string[] {
   const lines: string[] = [];
   for (const stage of STAGES) {
     const at = state.stages[stage];
@@ -83,22 +83,10 @@ export function progressBars(state: ProgressState, now: number, columns = 80): s
       if (stage === "ingest" && state.status === "queued") lines.push(`${"queued".padEnd(LABEL_WIDTH)}waiting for a worker`);
       continue;
     }
-    const filled = Math.round(at.fraction * BAR_WIDTH);
-    const percent = `${String(Math.floor(at.fraction * 100)).padStart(3)}%`;
     const bytes = at.total === undefined ? "" : `  ${mib(at.sent ?? 0)} / ${mib(at.total)}`;
-    const line = `${stage.padEnd(LABEL_WIDTH)}[${"#".repeat(filled)}${"-".repeat(BAR_WIDTH - filled)}] ${percent}${bytes}  ${seconds((at.endedAt ?? now) - at.startedAt)}`;
-    lines.push(line.slice(0, Math.max(1, columns - 1)));
+    lines.push(`${stage.padEnd(LABEL_WIDTH)}${progressBar(at.fraction)}${bytes}  ${seconds((at.endedAt ?? now) - at.startedAt)}`);
   }
   return lines;
-}
-
-/** What to write to a terminal to replace the `drawn` lines written before with `lines`. */
-export function redraw(drawn: number, lines: readonly string[]): string {
-  const up = drawn > 0 ? `\x1b[${drawn}F` : "";
-  const cleared = lines.map((line) => `\x1b[2K${line}\n`).join("");
-  // Lines left over from a longer drawing (a retry drops stages) are cleared too.
-  const leftover = drawn > lines.length ? "\x1b[2K\n".repeat(drawn - lines.length) + `\x1b[${drawn - lines.length}F` : "";
-  return `${up}${cleared}${leftover}`;
 }
 
 /** Plain lines (not a terminal): one for each stage that has finished between `before` and `after`. */

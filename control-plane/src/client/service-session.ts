@@ -1,15 +1,12 @@
 // Where a caption run sends its work: the service CAPTION_API_URL names, the `npm start` service already running on
 // DATA_DIR (joined), or the embedded service started for this run alone and stopped after it.
-import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { embeddedPostgresOwner } from "../db/embedded-postgres.ts";
 import { startEmbeddedService } from "../runtime/embedded-service.ts";
-import { findAdvertisedService } from "../runtime/service-advert.ts";
+import { findAdvertisedService, loopbackOrigin, serviceConfirms } from "../runtime/service-advert.ts";
+import { newToken } from "../services/service-identity.ts";
 import { CaptionApiError, captionApi, type CaptionApi } from "./api-client.ts";
-import type { LocalKey } from "./local-key.ts";
-
-/** In DATA_DIR, readable by its owner alone: the key every caption command on that data directory shares. */
-const KEY_FILE = "caption-command.json";
+import { localKey } from "./local-key-file.ts";
 
 export type SessionMode = "remote" | "joined" | "embedded";
 
@@ -29,35 +26,48 @@ export interface SessionOptions {
   dataDir: string;
   /** DATABASE_URL of a joined `npm start` that uses one (to make the local key). */
   databaseUrl?: string | undefined;
+  /** --new-key: make a new local account and key instead of the saved one. */
+  newKey?: boolean;
   /** Told before the embedded service starts (it takes a few seconds). */
   onStarting?: () => void;
+  /** Told why DATA_DIR/service.json was not used. */
+  onNote?: (message: string) => void;
 }
 
 export async function openServiceSession(options: SessionOptions): Promise<ServiceSession> {
   if (options.apiUrl || options.apiKey) {
     if (!options.apiUrl || !options.apiKey) throw new CaptionApiError("CONFIGURATION", "set both CAPTION_API_URL and CAPTION_API_KEY, or neither (to run the embedded service)");
+    if (options.newKey) throw new CaptionApiError("CONFIGURATION", "--new-key makes a local key; with CAPTION_API_URL and CAPTION_API_KEY the key is yours to give");
     return { api: captionApi(options.apiUrl, options.apiKey), mode: "remote", close: async () => {} };
   }
-  const advert = await findAdvertisedService(options.dataDir);
-  if (advert !== null && (await ready(advert.url))) {
-    const local = await localKey(options.dataDir, advert.url, options.databaseUrl || undefined);
-    return { api: captionApi(advert.url, local.api_key), mode: "joined", accountId: local.account_id, close: async () => {} };
+  const newKey = options.newKey === true;
+  const found = await findAdvertisedService(options.dataDir);
+  if (found.ignored !== undefined) options.onNote?.(`ignored: ${found.ignored}`);
+  if (found.advert !== undefined) {
+    const local = await localKey(options.dataDir, found.advert.url, { databaseUrl: options.databaseUrl || undefined, newKey });
+    return { api: captionApi(found.advert.url, local.api_key), mode: "joined", accountId: local.account_id, close: async () => {} };
   }
   await refuseBusyDataDir(options.dataDir);
   options.onStarting?.();
+  const nonce = newToken();
   const service = await startEmbeddedService({
     entry: "embedded",
     dataDir: options.dataDir,
     args: ["--attached"],
     // V8's code cache for the service's modules: a start after the first loads them in about half the time.
-    env: { NODE_COMPILE_CACHE: path.join(options.dataDir, "compile-cache") },
+    env: { NODE_COMPILE_CACHE: path.join(options.dataDir, "compile-cache"), SERVICE_NONCE: nonce },
     // Ctrl-C is the command's to handle (it cancels the job first); the service stops when told.
     detached: true,
   });
   try {
-    const local = await localKey(options.dataDir, service.url, service.databaseUrl);
+    // The URL comes from the service's log under DATA_DIR: the key goes there only once the service proves it is this run's.
+    const url = loopbackOrigin(service.url);
+    if (url === null || !(await serviceConfirms(url, nonce))) {
+      throw new CaptionApiError("SERVICE_UNREACHABLE", `the service started for this command did not confirm itself at ${service.url}; see ${service.logFile}`);
+    }
+    const local = await localKey(options.dataDir, url, { databaseUrl: service.databaseUrl, newKey });
     return {
-      api: captionApi(service.url, local.api_key),
+      api: captionApi(url, local.api_key),
       mode: "embedded",
       accountId: local.account_id,
       close: async () => {
@@ -67,14 +77,6 @@ export async function openServiceSession(options: SessionOptions): Promise<Servi
   } catch (error) {
     await service.stop();
     throw error;
-  }
-}
-
-async function ready(url: string): Promise<boolean> {
-  try {
-    return (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(5000) })).ok;
-  } catch {
-    return false;
   }
 }
 
@@ -89,20 +91,4 @@ async function refuseBusyDataDir(dataDir: string): Promise<void> {
     "DATA_DIR_BUSY",
     `DATA_DIR ${dataDir} is in use by process ${owner} (another caption command): wait for it, or run \`npm start\` once so that every caption command joins it`,
   );
-}
-
-/** The key this data directory's caption commands share (DATA_DIR/caption-command.json, 0600), made once. */
-async function localKey(dataDir: string, url: string, databaseUrl?: string): Promise<LocalKey> {
-  const file = path.join(dataDir, KEY_FILE);
-  const saved = await readFile(file, "utf8").then((text) => JSON.parse(text) as LocalKey, () => null);
-  if (saved !== null) {
-    const answer = await fetch(`${url}/v1/usage`, { headers: { authorization: `Bearer ${saved.api_key}` } });
-    // A key revoked, or a database made afresh: make a new one.
-    if (answer.status !== 401) return saved;
-  }
-  // Only a first run (or a database made afresh) needs the database's client libraries: loaded then, not every time.
-  const { createLocalKey } = await import("./local-key.ts");
-  const local = await createLocalKey(dataDir, databaseUrl);
-  await writeFile(file, JSON.stringify(local), { mode: 0o600 });
-  return local;
 }

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Scope } from "@caption/shared/api/scopes";
 import type { Db, DbOrTrx } from "@caption/shared/db/database";
+import type { UploadRow } from "@caption/shared/db/tables";
 import { RECORD_COLUMNS, type JobRecord } from "./job-repository.ts";
 
 export interface KeyWithRateCount {
@@ -28,12 +29,17 @@ export interface KeyWithRateCount {
 const countedKey = (prefix: string, secretHash: string, at: Date) => sql`
     WITH key AS (
       SELECT k.id, k.account_id, k.scopes, a.rate_limit_per_minute
-      FROM api_keys k JOIN accounts a ON a.id = k.account_id
-        CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
+      FROM api_keys k JOIN accounts a ON a.id = k.account_id ${ASYNC_COMMIT}
       WHERE k.prefix = ${prefix} AND k.secret_hash = ${secretHash} AND k.revoked_at IS NULL
-    ), counted AS (
+    ), ${counted("key", "id", at)}`;
+
+/** Joined into the statement's first CTE: the statement's transaction commits without waiting for the WAL (above). */
+const ASYNC_COMMIT = sql`CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit`;
+
+/** The CTE `counted`: this request counted in the minute of `at` of the key whose id is column `keyId` of CTE `source`'s row. */
+const counted = (source: string, keyId: string, at: Date) => sql`counted AS (
       INSERT INTO rate_limit_windows (api_key_id, window_start, count)
-      SELECT id, date_trunc('minute', ${at}::timestamptz), 1 FROM key
+      SELECT ${sql.ref(keyId)}, date_trunc('minute', ${at}::timestamptz), 1 FROM ${sql.table(source)}
       ON CONFLICT (api_key_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
       RETURNING count, window_start
     )`;
@@ -48,6 +54,26 @@ export async function findKeyAndCountRequest(db: Db, prefix: string, secretHash:
   const result = await sql<KeyWithRateCount>`${countedKey(prefix, secretHash, at)}
     SELECT key.*, counted.count AS window_count, counted.window_start FROM key, counted`.execute(db);
   return result.rows[0];
+}
+
+/**
+ * Any account's upload, with the request counted in the per-minute window of the key that created it, in one
+ * round trip (an upload URL's request carries no key; its right is its signature, checked before). Like the
+ * key's own count, a statement of its own committed without waiting for the WAL.
+ */
+export async function findUploadAndCountRequest(db: Db, uploadId: string, at: Date): Promise<{ upload: UploadRow; key: KeyWithRateCount } | undefined> {
+  refuseTransaction(db);
+  const result = await sql<UploadRow & { key_scopes: Scope[]; rate_limit_per_minute: number; window_count: number; window_start: Date }>`
+    WITH upload AS (
+      SELECT u.*, k.scopes AS key_scopes, a.rate_limit_per_minute
+      FROM uploads u JOIN api_keys k ON k.id = u.api_key_id JOIN accounts a ON a.id = u.account_id ${ASYNC_COMMIT}
+      WHERE u.id = ${uploadId}
+    ), ${counted("upload", "api_key_id", at)}
+    SELECT upload.*, counted.count AS window_count, counted.window_start FROM upload, counted`.execute(db);
+  const row = result.rows[0];
+  if (!row) return undefined;
+  const { key_scopes, rate_limit_per_minute, window_count, window_start, ...upload } = row;
+  return { upload, key: { id: upload.api_key_id, account_id: upload.account_id, scopes: key_scopes, rate_limit_per_minute, window_count, window_start } };
 }
 
 type KeyColumns = { key_id: string; key_account_id: string; key_scopes: Scope[]; rate_limit_per_minute: number; window_count: number; window_start: Date };

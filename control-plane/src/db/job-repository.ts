@@ -32,17 +32,19 @@ export async function loadJobRecord(db: DbOrTrx, jobId: string): Promise<JobReco
 }
 
 /**
- * Bytes the account's kept files take: every completed job's outputs whose files are not deleted, and
- * the source videos among them once each (render jobs reuse their source's video: one file, one count).
+ * Bytes the account's kept files take: every completed job's outputs whose files are not deleted, the
+ * source videos among them once each (render jobs reuse their source's video: one file, one count), and
+ * every finished upload not yet deleted (a job's source is a copy of its upload, and both are kept).
  */
 export async function storedBytesOf(db: DbOrTrx, accountId: string): Promise<number> {
-  const { rows } = await sql<{ outputs: string | null; sources: string | null }>`
+  const { rows } = await sql<{ outputs: string | null; sources: string | null; uploads: string | null }>`
     WITH kept AS (
       SELECT stored_bytes, source_sha256, source_bytes FROM jobs
       WHERE account_id = ${accountId} AND status = 'completed' AND files_deleted_at IS NULL
     )
     SELECT (SELECT sum(stored_bytes) FROM kept) AS outputs,
-           (SELECT sum(source_bytes) FROM (SELECT DISTINCT source_sha256, source_bytes FROM kept WHERE source_sha256 IS NOT NULL) AS videos) AS sources
+           (SELECT sum(source_bytes) FROM (SELECT DISTINCT source_sha256, source_bytes FROM kept WHERE source_sha256 IS NOT NULL) AS videos) AS sources,
+           (SELECT sum(size_bytes) FROM uploads WHERE account_id = ${accountId} AND completed_at IS NOT NULL AND deleted_at IS NULL) AS uploads
   `.execute(db);
-  return Number(rows[0]?.outputs ?? 0) + Number(rows[0]?.sources ?? 0);
+  return Number(rows[0]?.outputs ?? 0) + Number(rows[0]?.sources ?? 0) + Number(rows[0]?.uploads ?? 0);
 }

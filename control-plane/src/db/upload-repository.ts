@@ -15,16 +15,21 @@ export async function lockAccountUploads(db: DbOrTrx, accountId: string): Promis
   await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`uploads\n${accountId}`}, 0))`.execute(db);
 }
 
-/** The account's uploads still taking bytes at `now`, soonest expiry first. */
-export async function unfinishedUploads(db: DbOrTrx, accountId: string, now: Date): Promise<Pick<UploadRow, "id" | "expires_at">[]> {
+/** An upload that counts against its account's limits: its declared size and when it stops counting. */
+export type KeptUpload = Pick<UploadRow, "id" | "size_bytes" | "expires_at" | "completed_at">;
+
+/**
+ * The account's uploads that count at `now`: unfinished ones until their URL expires, finished ones until
+ * `finishedTtlMs` after completion (past it they can no longer be submitted, and the sweep deletes them).
+ */
+export async function keptUploads(db: DbOrTrx, accountId: string, now: Date, finishedTtlMs: number): Promise<KeptUpload[]> {
+  const finishedAfter = new Date(now.getTime() - finishedTtlMs);
   return db
     .selectFrom("uploads")
-    .select(["id", "expires_at"])
+    .select(["id", "size_bytes", "expires_at", "completed_at"])
     .where("account_id", "=", accountId)
-    .where("completed_at", "is", null)
     .where("deleted_at", "is", null)
-    .where("expires_at", ">", now)
-    .orderBy("expires_at")
+    .where((eb) => eb.or([eb.and([eb("completed_at", "is", null), eb("expires_at", ">", now)]), eb("completed_at", ">", finishedAfter)]))
     .execute();
 }
 

@@ -14,8 +14,10 @@ export async function lockRelay(trx: DbOrTrx): Promise<void> {
 }
 
 /**
- * Up to `limit` due deliveries to hand to the queue, fairly: per endpoint only its oldest due delivery,
- * and none while another of its deliveries is queued (one in flight per endpoint, in event order).
+ * Up to `limit` due deliveries to hand to the queue, fairly: per endpoint only the one that came due
+ * first (a new delivery at its event's time, a retry at its retry's: events in order, a retry waiting
+ * for its time holding back nothing), and none while another of its deliveries is queued (one in flight
+ * per endpoint). Each endpoint costs one index step, however long its backlog.
  * Each account with deliveries queued or due gets an equal share of `capacity - 1` queue places
  * (at least one), counting those it has queued already, and accounts take turns (each one's first
  * before anyone's second): one place stays free, so an account that was quiet finds room at once
@@ -27,15 +29,15 @@ export async function claimDeliveriesToEnqueue(trx: DbOrTrx, now: Date, limit: n
       SELECT d.endpoint_id, e.account_id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
       WHERE d.state = 'pending' AND d.enqueued
     ), heads AS (
-      -- Per endpoint, not per delivery: an index step each, however long an endpoint's backlog.
+      -- Per endpoint, not per delivery: the first entry of webhook_deliveries_endpoint_due, due or not.
       SELECT h.id, h.attempts, h.next_attempt_at, e.account_id
       FROM webhook_endpoints e
       CROSS JOIN LATERAL (
         SELECT d.id, d.attempts, d.next_attempt_at FROM webhook_deliveries d
-        WHERE d.endpoint_id = e.id AND d.state = 'pending' AND NOT d.enqueued AND d.next_attempt_at <= ${now}
-        ORDER BY d.id LIMIT 1
+        WHERE d.endpoint_id = e.id AND d.state = 'pending' AND NOT d.enqueued
+        ORDER BY d.next_attempt_at, d.id LIMIT 1
       ) h
-      WHERE e.disabled_at IS NULL AND e.id NOT IN (SELECT endpoint_id FROM queued)
+      WHERE e.disabled_at IS NULL AND h.next_attempt_at <= ${now} AND e.id NOT IN (SELECT endpoint_id FROM queued)
     ), share AS (
       SELECT GREATEST(1, (${capacity}::int - 1) / GREATEST(count(*), 1)) AS places
       FROM (SELECT account_id FROM queued UNION SELECT account_id FROM heads) AS active

@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { grantCredits } from "@caption/shared/db/credit-ledger";
 import { assertErrorShape } from "../testing/error-shape.ts";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
+import { testId } from "@caption/shared/testing/ids";
 
 const VIDEO = "https://videos.example.com/clip.mp4";
 let t: TestApi;
@@ -23,7 +24,7 @@ describe("authentication and scopes", () => {
     await t.database.db.updateTable("api_keys").set({ revoked_at: new Date() }).where("prefix", "=", revoked.key_prefix).execute();
     const wrongSecret = key.slice(0, -4) + (key.endsWith("AAAA") ? "BBBB" : "AAAA");
     for (const candidate of [undefined, "nonsense", "cap_000000000000_" + "x".repeat(32), wrongSecret, revoked.api_key]) {
-      for (const [method, path] of [["GET", "/v1/usage"], ["GET", "/v1/jobs/job_x"], ["POST", "/v1/jobs/job_x/cancel"]] as const) {
+      for (const [method, path] of [["GET", "/v1/usage"], ["GET", `/v1/jobs/${testId("job")}`], ["POST", `/v1/jobs/${testId("job")}/cancel`]] as const) {
         const res = await t.request(method, path, { key: candidate });
         assert.equal(res.status, 401, `${method} ${path} with ${candidate}`);
         assertErrorShape(res.body, "UNAUTHORIZED");
@@ -40,7 +41,7 @@ describe("authentication and scopes", () => {
     assert.equal(res.status, 401);
     assertErrorShape(res.body, "INSUFFICIENT_SCOPE");
     assert.match(res.headers.get("www-authenticate") ?? "", /insufficient_scope/);
-    const cancel = await t.request("POST", "/v1/jobs/job_x/cancel", { key: reader.api_key });
+    const cancel = await t.request("POST", `/v1/jobs/${testId("job")}/cancel`, { key: reader.api_key });
     assert.equal(cancel.status, 401);
     assertErrorShape(cancel.body, "INSUFFICIENT_SCOPE");
   });

@@ -12,10 +12,16 @@ import type { UrlSigner } from "../storage/signed-url.ts";
 import type { EventStreams } from "./event-streams.ts";
 import type { UploadStore } from "../storage/upload-store.ts";
 import type { TusBridge } from "./tus-bridge.ts";
+import type { InFlightLimit } from "./in-flight-limit.ts";
+import type { UploadQuota } from "../services/upload-quota.ts";
 
 export interface UploadRouteDeps {
   store: UploadStore;
   tus: TusBridge;
+  /** What one account's uploads may keep at once. */
+  quota: UploadQuota;
+  /** An upload's requests in progress in this process (MAX_UPLOAD_REQUESTS_IN_FLIGHT). */
+  inFlight: InFlightLimit;
 }
 
 export interface AppDeps {
@@ -52,6 +58,8 @@ export interface AppDeps {
   uploads: UploadRouteDeps;
   /** The keys this process refuses from memory until their rate window ends. */
   rateRefusals: RateRefusals;
+  /** A local service's nonce (npm start, or the one a caption command starts): /readyz proves it holds it. */
+  identityNonce?: string;
   /** The clock of rate windows, link expiry and signing. */
   now: () => Date;
 }

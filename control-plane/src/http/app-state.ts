@@ -6,4 +6,6 @@ export interface AppState {
   requestId: string;
   log: Logger;
   principal?: Principal;
+  /** The query string validated against the route's `query.schema` (router.ts), numbers converted. */
+  query?: unknown;
 }

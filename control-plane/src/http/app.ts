@@ -7,7 +7,7 @@ import { requestContext } from "./middleware/request-context.ts";
 import type { RouteSpec } from "./route-spec.ts";
 import { buildRouter } from "./router.ts";
 import { ROUTES } from "./routes.ts";
-import { notFound } from "../services/service-error.ts";
+import { notFound, ServiceError } from "../services/service-error.ts";
 
 /** The API over `routes` (every endpoint by default; tests add their own declarations). */
 export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES): Koa<AppState> {
@@ -24,9 +24,12 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
   app.use(noSniff());
   app.use(async (ctx, next) => {
     await next();
-    if (ctx.status === 404 && ctx.body == null && ctx.respond !== false) throw notFound("route");
+    if (ctx.body != null || ctx.respond === false) return;
+    if (ctx.status === 404) throw notFound("route");
+    // A method the path has not, or one no route has (PROPFIND, which the router answers 501): 405, its Allow header kept.
+    if (ctx.status === 405 || ctx.status === 501) throw new ServiceError("METHOD_NOT_ALLOWED", `${ctx.method} is not a method of this path; Allow lists those it has`);
   });
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
+  app.use(router.allowedMethods());
   return app;
 }

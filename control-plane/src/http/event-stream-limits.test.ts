@@ -8,13 +8,14 @@ import { MAX_EVENT_STREAMS_PER_KEY } from "../services/event-stream-leases.ts";
 import { assertErrorShape } from "../testing/error-shape.ts";
 import { openEventStream, type EventStreamClient } from "../testing/sse-client.ts";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
+import { testId } from "@caption/shared/testing/ids";
 
 // The cap on open event streams per key, over two API processes sharing one database, and what a
 // client that resets its connection at any moment leaves behind: nothing.
 
 let a: TestApi;
 let b: TestApi;
-const JOB = "job_streamed";
+const JOB = testId("job");
 let accountId: string;
 
 before(async () => {
@@ -104,7 +105,7 @@ describe("at most 20 open event streams per key, across API processes", () => {
   test("a 404 or an unauthenticated request holds no lease", async () => {
     const { key } = await keyOfAccount();
     for (let i = 0; i < MAX_EVENT_STREAMS_PER_KEY + 5; i++) {
-      const res = await a.request("GET", "/v1/jobs/job_none/events", { key });
+      const res = await a.request("GET", `/v1/jobs/${testId("job")}/events`, { key });
       assert.equal(res.status, 404);
     }
     assert.equal(await leaseRows(), 0);

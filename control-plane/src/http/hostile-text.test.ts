@@ -4,13 +4,14 @@ import { after, before, describe, test } from "node:test";
 import { insertCompletedJob } from "@caption/shared/testing/job-rows";
 import { assertErrorShape } from "../testing/error-shape.ts";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
+import { testId } from "@caption/shared/testing/ids";
 
 // Text no UTF-8 store can hold, and Host headers that are no host: the client's error (400 in the
 // error shape), never a 500 or a stack trace.
 
 let t: TestApi;
 let key: string;
-const SOURCE = "job_hostile_text";
+const SOURCE = testId("job");
 
 before(async () => {
   t = await startTestApi();

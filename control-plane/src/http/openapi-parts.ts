@@ -19,13 +19,23 @@ export const json = (schema: TSchema) => ({ content: { "application/json": { sch
 export const error = (description: string) => ({ description, ...json(ErrorBodySchema) });
 export const retryAfter = { "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait before retrying" } };
 export const rateLimited = { description: "RATE_LIMITED: the key's requests per minute are used up", headers: retryAfter, ...json(ErrorBodySchema) };
-/** What any request with an API key may be refused with: 401 (`unauthorized` lists its codes) and 429 RATE_LIMITED. */
-export const keyRefusals = (unauthorized = "UNAUTHORIZED") => ({ "401": error(unauthorized), "429": rateLimited });
+/**
+ * What any request with an API key may be refused with, from the scope it needs: 401, naming
+ * INSUFFICIENT_SCOPE where a key can lack that scope (every key can read: write implies read), and 429.
+ * The document adds them to every keyed operation; a route declares a 429 of its own only when it has more to say.
+ */
+export const keyRefusals = (scope: Scope) => ({
+  "401": error(
+    scope === "subtitles:write"
+      ? "Missing, unknown or revoked API key (UNAUTHORIZED), or a key without the subtitles:write scope (INSUFFICIENT_SCOPE)"
+      : "Missing, unknown or revoked API key (UNAUTHORIZED); every key has subtitles:read (subtitles:write implies it), so INSUFFICIENT_SCOPE does not occur",
+  ),
+  "429": rateLimited,
+});
 /** The 404 of a path naming no resource of the caller's. */
 export const notFoundError = { "404": error("NOT_FOUND") };
 /** The refusals of every request that creates a job, beside its own 202 and 400. */
 export const jobCreationErrors = {
-  "401": error("Missing or invalid API key (UNAUTHORIZED, INSUFFICIENT_SCOPE)"),
   "402": error("No prepaid seconds available (INSUFFICIENT_CREDITS)"),
   "429": { description: "RATE_LIMITED or CONCURRENCY_LIMIT_EXCEEDED", headers: retryAfter, ...json(ErrorBodySchema) },
   "503": { description: "SERVICE_UNAVAILABLE", headers: retryAfter, ...json(ErrorBodySchema) },

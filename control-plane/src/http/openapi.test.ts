@@ -5,6 +5,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { insertCompletedJob } from "@caption/shared/testing/job-rows";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
+import { testId } from "@caption/shared/testing/ids";
 
 // The published document must describe the server that publishes it: it is valid OpenAPI 3.1, and
 // a client validating with its SubmissionRequest schema accepts exactly what the server accepts.
@@ -153,6 +154,20 @@ describe("GET /v1/openapi.json", () => {
     ]);
   });
 
+  test("every path parameter shows its shape, a pattern or the names it may be, and what another is", () => {
+    const paths = doc.paths as Record<string, Record<string, { parameters?: { in: string; name: string; description: string; schema: any }[] }>>;
+    const params = Object.values(paths)
+      .flatMap((methods) => Object.values(methods))
+      .flatMap((operation) => operation.parameters ?? [])
+      .filter((parameter) => parameter.in === "path");
+    assert.ok(params.length >= 12);
+    for (const { name, description, schema } of params) {
+      assert.ok(typeof schema.pattern === "string" || schema.anyOf?.every((option: { const?: unknown }) => typeof option.const === "string"), `${name}: ${JSON.stringify(schema)}`);
+      assert.match(description, /A value of another shape is 404 NOT_FOUND\.$/);
+    }
+    assert.deepEqual(paths["/v1/jobs/{id}"]!.get!.parameters![0]!.schema, { type: "string", pattern: "^job_[0-9A-HJKMNP-TV-Z]{26}$" });
+  });
+
   test("every component schema is a valid JSON Schema 2020-12", () => {
     for (const name of Object.keys(doc.components.schemas)) schemaOf(name);
   });
@@ -225,7 +240,7 @@ describe("the documented RenderRequest schema accepts exactly the shapes the ser
   let source: string;
   before(async () => {
     const owner = await t.database.db.selectFrom("api_keys").select("account_id").executeTakeFirstOrThrow();
-    source = "job_openapi_source";
+    source = testId("job");
     await insertCompletedJob(t.database.db, { id: source, accountId: owner.account_id, expiresAt: new Date(Date.now() + 3600_000) });
   });
   for (const [name, body] of RENDER_BODIES) {

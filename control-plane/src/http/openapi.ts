@@ -1,7 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
-import { bearer, COMPONENT, encodedBody, json, needs, plain } from "./openapi-parts.ts";
+import { bearer, COMPONENT, encodedBody, json, keyRefusals, needs, plain } from "./openapi-parts.ts";
 import { webhooks } from "./openapi-webhooks.ts";
-import { pathParams, type RouteSpec } from "./route-spec.ts";
+import { assertParamsDeclared, type PathParam, type RouteSpec } from "./route-spec.ts";
 
 const TAGS = [
   { name: "Presets", description: "The caption style presets" },
@@ -46,17 +46,16 @@ export function buildOpenApiDocument(serverUrl: string, routes: readonly RouteSp
 /** One route's operation; a route whose declaration contradicts itself throws instead of publishing a wrong document. */
 function operation(route: RouteSpec, doc: NonNullable<RouteSpec["doc"]>): object {
   const where = `${route.method.toUpperCase()} ${route.path}`;
-  const declared = Object.keys(route.params ?? {});
-  if (pathParams(route.path).join() !== declared.join()) throw new Error(`${where}: params ${declared.join()} differ from the path's`);
+  assertParamsDeclared(route);
   if (!doc.tags.every((tag) => TAGS.some((known) => known.name === tag))) throw new Error(`${where}: unknown tag`);
   const required = (status: string, why: string) => {
     if (!route.responses[status]) throw new Error(`${where}: ${why} but no ${status} response is declared`);
   };
-  if (route.auth !== "none") ["401", "429"].forEach((status) => required(status, "it needs an API key"));
+  if (route.auth !== "none" && route.responses["401"]) throw new Error(`${where}: its 401 follows from its scope; declare none`);
   if (route.body) required("400", "it takes a body");
   if (route.body?.tooLargeIs413) required("413", "a body over its limit is 413");
   const parameters = [
-    ...Object.entries(route.params ?? {}).map(([name, param]) => ({ name, in: "path", required: true, description: param.description, schema: param.schema ?? { type: "string" } })),
+    ...Object.entries(route.params ?? {}).map(([name, param]) => pathParameter(name, param)),
     ...queryParameters(route.query?.schema),
     ...(route.idempotent ? [IDEMPOTENCY_KEY] : []),
     ...Object.entries(route.headers ?? {}).map(([name, description]) => ({ name, in: "header", required: false, description, schema: { type: "string" } })),
@@ -69,9 +68,16 @@ function operation(route: RouteSpec, doc: NonNullable<RouteSpec["doc"]>): object
     ...(route.auth === "none" ? { security: [] } : bearer(route.auth.scope)),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body ? { requestBody: { required: true, ...json(route.body.documentAs ?? route.body.schema) } } : {}),
-    // Every JSON body is read as sent (json-body.ts): an encoded one is 415, whatever the route.
-    responses: route.body ? { ...route.responses, ...encodedBody } : route.responses,
+    // A keyed route's 401 follows from its scope; every JSON body is read as sent (json-body.ts): an encoded one is 415.
+    // (Status keys are integer-like: an object lists them in numeric order whatever the spread's.)
+    responses: { ...(route.auth === "none" ? {} : keyRefusals(route.auth.scope)), ...route.responses, ...(route.body ? encodedBody : {}) },
   };
+}
+
+/** The parameter's description comes from its schema's; a value that does not match is the route's 404. */
+function pathParameter(name: string, param: PathParam): object {
+  const { description, ...schema } = plain(param.schema);
+  return { name, in: "path", required: true, description: [description, "A value of another shape is 404 NOT_FOUND."].filter(Boolean).join(" "), schema };
 }
 
 function queryParameters(schema: TSchema | undefined): object[] {

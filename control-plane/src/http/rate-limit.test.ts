@@ -1,18 +1,18 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { assertErrorShape } from "../testing/error-shape.ts";
-import { startTestApi, type TestApi } from "../testing/test-api.ts";
+import { startRateWindowApi, type RateWindowApi } from "../testing/rate-window-api.ts";
+import type { TestApi } from "../testing/test-api.ts";
 
-// The per-key rate windows are minutes of the API's clock: this one is set by the tests.
-const MINUTE = Math.floor(Date.now() / 60_000) * 60_000;
-const secondsIntoMinute = (seconds: number) => new Date(MINUTE + seconds * 1000);
-let clock = secondsIntoMinute(20);
+// The per-key rate windows are minutes of the API's clock: this one is set by the tests, and the waits of
+// refusals answered from memory are counted instead of slept.
+let api: RateWindowApi;
 let t: TestApi;
-// The waits of refusals answered from memory, counted instead of slept.
-const waits: number[] = [];
+let waits: number[];
 
 before(async () => {
-  t = await startTestApi({}, { now: () => clock, rateRefusals: { pause: async (ms) => void waits.push(ms) } });
+  api = await startRateWindowApi();
+  ({ t, waits } = api);
 });
 after(() => t.close());
 
@@ -20,16 +20,16 @@ const usage = (key: string) => t.request("GET", "/v1/usage", { key });
 
 test("429 RATE_LIMITED with Retry-After past the per-key rate", async () => {
   const limited = await t.createKey({ ratePerMinute: 5 });
-  clock = secondsIntoMinute(20);
+  api.at(20);
   const statuses: number[] = [];
   for (let i = 0; i < 7; i++) statuses.push((await usage(limited.api_key)).status);
   assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429]);
   const refused = await usage(limited.api_key);
   assertErrorShape(refused.body, "RATE_LIMITED");
   assert.equal(refused.headers.get("retry-after"), "40", "until the minute ends");
-  clock = secondsIntoMinute(59.5);
+  api.at(59.5);
   assert.equal((await usage(limited.api_key)).headers.get("retry-after"), "1", "never 0");
-  clock = secondsIntoMinute(60);
+  api.at(60);
   assert.equal((await usage(limited.api_key)).status, 200, "the next minute is a new window");
 });
 
@@ -49,13 +49,13 @@ const countedThisMinute = async (prefix: string) =>
       .innerJoin("api_keys", "api_keys.id", "rate_limit_windows.api_key_id")
       .select("count")
       .where("api_keys.prefix", "=", prefix)
-      .where("window_start", "=", new Date(MINUTE))
+      .where("window_start", "=", api.minute)
       .executeTakeFirst()
   )?.count;
 
 test("a key over its rate is refused from memory until its minute ends: further refusals are not counted", async () => {
   const limited = await t.createKey({ ratePerMinute: 2 });
-  clock = secondsIntoMinute(10);
+  api.at(10);
   const statuses: number[] = [];
   waits.length = 0;
   for (let i = 0; i < 8; i++) statuses.push((await usage(limited.api_key)).status);
@@ -66,13 +66,13 @@ test("a key over its rate is refused from memory until its minute ends: further 
   assertErrorShape(polled.body, "RATE_LIMITED");
   assert.equal(polled.headers.get("retry-after"), "50");
   assert.equal(await countedThisMinute(limited.key_prefix), 3, "counted up to the first refusal, then not");
-  clock = secondsIntoMinute(60);
+  api.at(60);
   assert.equal((await usage(limited.api_key)).status, 200, "the next minute is counted again");
 });
 
 test("a remembered refusal keeps the scope check first", async () => {
   const reader = await t.createKey({ ratePerMinute: 1, scopes: ["subtitles:read"] });
-  clock = secondsIntoMinute(30);
+  api.at(30);
   assert.equal((await usage(reader.api_key)).status, 200);
   assert.equal((await usage(reader.api_key)).status, 429);
   const write = await t.request("POST", "/v1/subtitles", { key: reader.api_key, body: { video_url: "https://videos.example.com/a.mp4" } });

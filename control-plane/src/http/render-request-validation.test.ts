@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { insertCompletedJob } from "@caption/shared/testing/job-rows";
 import { assertErrorShape } from "../testing/error-shape.ts";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
+import { testId } from "@caption/shared/testing/ids";
 
 // The body of POST /v1/jobs/{id}/renders, against a completed source row (no worker: the new jobs
 // stay queued). The new job, its source and Idempotency-Key: render-request.test.ts.
@@ -26,7 +27,7 @@ const renders = (id: string, body: unknown) => t.request("POST", `/v1/jobs/${id}
 describe("the render request body is validated as strictly as a submission", () => {
   let source: string;
   before(async () => {
-    source = "job_source";
+    source = testId("job");
     await insertCompletedJob(t.database.db, { id: source, accountId, expiresAt: new Date(Date.now() + 3600_000) });
   });
   const many = (n: number) => Array.from({ length: n }, (_, i) => word(`w${i}`, (i * DURATION) / n, (i * DURATION) / n));

@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { insertCompletedJob } from "@caption/shared/testing/job-rows";
 import { assertErrorShape } from "../testing/error-shape.ts";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
+import { testId } from "@caption/shared/testing/ids";
 
 // POST /v1/jobs/{id}/renders against completed source rows (no worker: the new jobs stay queued).
 
@@ -21,10 +22,9 @@ before(async () => {
 });
 after(() => t.close());
 
-let serial = 0;
 /** A completed job of the account, its files kept for another hour unless `row` says otherwise. */
 async function sourceJob(row: Parameters<typeof insertCompletedJob>[1]["row"] = {}, owner = accountId): Promise<string> {
-  const id = `job_source_${++serial}`;
+  const id = testId("job");
   await insertCompletedJob(t.database.db, { id, accountId: owner, expiresAt: new Date(Date.now() + HOUR), row: { preset: "box", style: JSON.stringify({ text_color: "#FF0000" }), ...row } });
   return id;
 }
@@ -94,7 +94,7 @@ describe("the new job", () => {
 
   test("a render job that has completed can itself be rendered again", async () => {
     const first = await sourceJob();
-    const second = `job_source_${++serial}`;
+    const second = testId("job");
     await insertCompletedJob(t.database.db, { id: second, accountId, expiresAt: new Date(Date.now() + HOUR), row: { kind: "render", source_job_id: first } });
     assert.equal((await renders(second, {})).status, 202);
   });
@@ -124,9 +124,9 @@ describe("the source job", () => {
     const res = await renders(theirs, {});
     assert.equal(res.status, 404);
     assertErrorShape(res.body, "NOT_FOUND");
-    assert.deepEqual((await renders("job_nope", {})).body.error.code, "NOT_FOUND");
+    assert.deepEqual((await renders(testId("job"), {})).body.error.code, "NOT_FOUND");
     // The words are checked against the source, so a bad word for no such job is 404 too.
-    assert.deepEqual((await renders("job_nope", { words: [null] })).body.error.code, "NOT_FOUND");
+    assert.deepEqual((await renders(testId("job"), { words: [null] })).body.error.code, "NOT_FOUND");
     assert.equal((await renders(theirs, {}, {}, other.api_key)).status, 202, "its owner may");
   });
 

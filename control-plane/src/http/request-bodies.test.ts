@@ -6,6 +6,7 @@ import { insertCompletedJob } from "@caption/shared/testing/job-rows";
 import { assertErrorShape } from "../testing/error-shape.ts";
 import { measureRenderBodies, realisticRenderBody } from "../testing/realistic-render-body.ts";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
+import { testId } from "@caption/shared/testing/ids";
 
 // What the API reads of a request body before it does any work: encoded bodies refused, the render
 // body's limit sized from measured words, and the render source looked up before its body is read.
@@ -13,8 +14,8 @@ import { startTestApi, type TestApi } from "../testing/test-api.ts";
 let t: TestApi;
 let key: string;
 let otherKey: string;
-const SOURCE = "job_bodies_source";
-const OTHERS = "job_bodies_others";
+const SOURCE = testId("job");
+const OTHERS = testId("job");
 const JSON_TYPE = { "content-type": "application/json" };
 
 before(async () => {
@@ -97,7 +98,7 @@ describe("a render body for no job of the caller's is never read: 404 before par
   ];
   for (const [name, rawBody, headers] of bodies) {
     for (const [whose, path] of [
-      ["no such job", "/v1/jobs/job_nothing_here/renders"],
+      ["no such job", `/v1/jobs/${testId("job")}/renders`],
       ["another account's job", `/v1/jobs/${OTHERS}/renders`],
     ]) {
       test(`${name} for ${whose} → 404 NOT_FOUND`, async () => {

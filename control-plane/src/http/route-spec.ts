@@ -25,15 +25,24 @@ export interface RouteBody<B extends TSchema> {
 }
 
 export interface RouteQuery<Q extends TSchema> {
+  /**
+   * An object schema of the query string's parameters, each a string (with a pattern or a set of values) or a
+   * number: a parameter declared as an integer or number is converted from its decimal text before the check.
+   * A repeated parameter is an array, and fails a scalar's schema.
+   */
   schema: Q;
-  /** The refusal of a query that does not match the schema (a download link's 403, say). */
-  refuse: () => ServiceError;
+  /** The refusal of a query that does not match the schema (a download link's 403, say); default 400 INVALID_REQUEST naming the parameter. */
+  refuse?: () => ServiceError;
 }
 
-export interface ParamDoc {
-  description: string;
-  /** JSON Schema of the value; default a string. */
-  schema?: object;
+/**
+ * A path parameter's shape (a TypeBox string schema: an id's pattern, a file name from a list; its description
+ * is the parameter's) and what it names. A value that does not match names nothing: the router answers 404
+ * NOT_FOUND `<names> not found`, as for an unknown id, before authentication and any query.
+ */
+export interface PathParam {
+  schema: TSchema;
+  names: string;
 }
 
 export interface OperationDoc {
@@ -51,8 +60,8 @@ export interface RouteInput<B extends TSchema, Q extends TSchema> {
   body: Static<B>;
   /** The `Idempotency-Key` header of an idempotent route (400 when malformed), checked after the body. */
   idempotencyKey: string | undefined;
-  /** The query, validated on first call (so the handler decides which refusal comes first). */
-  query: () => Static<Q>;
+  /** The query, validated against `query.schema` after authentication and before the body is read; undefined for routes without one. */
+  query: Static<Q>;
   /** Every route the server was built from (the OpenAPI document describes them). */
   routes: readonly RouteSpec[];
 }
@@ -64,8 +73,8 @@ export interface RouteSpec<B extends TSchema = TSchema, Q extends TSchema = TSch
   /** The published operation; absent for endpoints outside the API (health, the docs page and its assets). */
   doc?: OperationDoc;
   auth: RouteAuth;
-  /** One entry per `{name}` in the path, and no other. */
-  params?: Record<string, ParamDoc>;
+  /** One entry per `{name}` in the path, and no other (path-params.ts holds the ids'). */
+  params?: Record<string, PathParam>;
   query?: RouteQuery<Q>;
   body?: RouteBody<B>;
   /** A check made after authentication and before the body is read at all (a render's source being the caller's job). */
@@ -90,3 +99,9 @@ export const koaPath = (path: string): string => path.replace(/\{(\w+)\}/g, ":$1
 
 /** The names of a path template's parameters, in order. */
 export const pathParams = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+
+/** Throws when a route's declared path parameters are not exactly its path's: every one has a shape, and only those. */
+export function assertParamsDeclared(route: Pick<RouteSpec, "method" | "path" | "params">): void {
+  const declared = Object.keys(route.params ?? {});
+  if (pathParams(route.path).join() !== declared.join()) throw new Error(`${route.method.toUpperCase()} ${route.path}: params ${declared.join()} differ from the path's`);
+}

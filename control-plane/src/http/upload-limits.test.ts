@@ -6,16 +6,17 @@ import { after, before, test } from "node:test";
 import pino from "pino";
 import { parseStorageUrl } from "@caption/shared/storage/storage-location";
 import { parseEnv } from "@caption/shared/config/env";
+import { manualClock } from "@caption/shared/testing/manual-clock";
 import { sweepUploads } from "../services/upload-sweep.ts";
 import { createUploadStore } from "../storage/upload-store.ts";
 import { assertErrorShape } from "../testing/error-shape.ts";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
 
 let t: TestApi;
-let clock = new Date();
+const clock = manualClock(new Date());
 
 before(async () => {
-  t = await startTestApi({}, { now: () => clock });
+  t = await startTestApi({}, { now: clock.date });
 });
 after(() => t.close());
 
@@ -28,7 +29,7 @@ const storedPath = (id: string) => path.join(t.dataDir, "files", "uploads", id);
 // First: the sweep sees only this test's uploads.
 test("the sweep deletes unfinished uploads at expiry and finished ones 24 h after completion, not before, and not while a job needs them", async () => {
   const { api_key: key } = await t.createKey({ concurrency: 100 });
-  const start = clock;
+  const start = clock.date();
   const unfinished = (await create(key)).body;
   const finished = (await create(key)).body;
   const submitted = (await create(key)).body;
@@ -44,14 +45,14 @@ test("the sweep deletes unfinished uploads at expiry and finished ones 24 h afte
   assert.deepEqual([await exists(unfinished.id), await exists(finished.id), await exists(submitted.id)], [false, true, true]);
   assert.equal(await sweepUploads(deps, new Date(start.getTime() + 24 * 3600_000 + 1000)), 1, "the job still queued keeps its upload");
   assert.deepEqual([await exists(finished.id), await exists(submitted.id)], [false, true]);
-  clock = new Date(start.getTime() + 24 * 3600_000 + 1000);
+  clock.set(start.getTime() + 24 * 3600_000 + 1000);
   try {
     const late = await t.request("POST", "/v1/subtitles", { key, body: { upload_id: finished.id } });
     assert.equal(late.status, 410);
     assertErrorShape(late.body, "UPLOAD_EXPIRED");
     assert.equal((await t.request("POST", "/v1/subtitles", { key, body: { upload_id: submitted.id } })).status, 410, "past 24 h even before the sweep");
   } finally {
-    clock = start;
+    clock.set(start);
   }
   await t.database.db.updateTable("jobs").set({ status: "canceled" }).where("id", "=", job.body.id).execute();
   assert.equal(await sweepUploads(deps, new Date(start.getTime() + 24 * 3600_000 + 1000)), 1);

@@ -3,16 +3,17 @@ import { randomBytes, createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { manualClock } from "@caption/shared/testing/manual-clock";
 import { assertErrorShape } from "../testing/error-shape.ts";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
 
 let t: TestApi;
 let key: string;
 let otherKey: string;
-let clock = new Date();
+const clock = manualClock(new Date());
 
 before(async () => {
-  t = await startTestApi({}, { now: () => clock });
+  t = await startTestApi({}, { now: clock.date });
   ({ api_key: key } = await t.createKey({ concurrency: 1000 }));
   ({ api_key: otherKey } = await t.createKey({ concurrency: 1000 }));
 });
@@ -32,7 +33,7 @@ describe("POST /v1/uploads", () => {
     assert.match(res.body.id, /^upl_[0-9A-Z]{26}$/);
     assert.match(res.body.upload_url, new RegExp(`^${t.url}/v1/uploads/${res.body.id}\\?expires=\\d+&signature=[\\w-]+$`));
     assert.equal(res.headers.get("location"), res.body.upload_url);
-    assert.equal(new Date(res.body.expires_at).getTime(), clock.getTime() + 3600_000);
+    assert.equal(new Date(res.body.expires_at).getTime(), clock.now() + 3600_000);
     assert.equal(res.body.max_bytes, 500 * 1024 * 1024);
     assert.equal((await stat(storedPath(res.body.id))).size, 0);
   });
@@ -130,15 +131,15 @@ describe("the upload URL (tus 1.0)", () => {
     assert.equal((await patch(upload.upload_url.replace(/\?.*/, ""), 0, randomBytes(10))).status, 404);
     const otherUpload = upload.upload_url.replace(upload.id, (await create({ size_bytes: 10 })).body.id);
     assert.equal((await patch(otherUpload, 0, randomBytes(10))).status, 404, "a signature is for its upload alone");
-    const saved = clock;
-    clock = new Date(saved.getTime() + 3601_000);
+    const saved = clock.now();
+    clock.set(saved + 3601_000);
     try {
       const late = await patch(upload.upload_url, 0, randomBytes(10));
       assert.equal(late.status, 410);
       assertErrorShape(await late.json(), "UPLOAD_EXPIRED");
       assertErrorShape((await t.request("POST", "/v1/subtitles", { key, body: { upload_id: upload.id } })).body, "UPLOAD_EXPIRED");
     } finally {
-      clock = saved;
+      clock.set(saved);
     }
     assert.equal((await stat(storedPath(upload.id))).size, 0);
   });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { assertErrorShape } from "../testing/error-shape.ts";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
+import { testId } from "@caption/shared/testing/ids";
 
 // /v1/webhook_endpoints with the production SSRF policy (ALLOW_PRIVATE_VIDEO_URLS unset).
 
@@ -140,7 +141,7 @@ describe("endpoints", () => {
     const res = await create({ url: URL_OK }, reader.api_key);
     assert.equal(res.status, 401);
     assertErrorShape(res.body, "INSUFFICIENT_SCOPE");
-    assert.equal((await t.request("DELETE", "/v1/webhook_endpoints/we_x", { key: reader.api_key })).status, 401);
+    assert.equal((await t.request("DELETE", `/v1/webhook_endpoints/${testId("we")}`, { key: reader.api_key })).status, 401);
     assertErrorShape((await t.request("GET", "/v1/webhook_endpoints")).body, "UNAUTHORIZED");
   });
 });

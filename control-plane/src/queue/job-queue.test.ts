@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { sql } from "kysely";
 import { PgBoss } from "pg-boss";
 import pino from "pino";
-import { PGBOSS_SCHEMA, QUEUES, type WebhookDeliveryPayload } from "@caption/shared/jobs/catalog";
+import { CAPTION_QUEUE_OPTIONS, PGBOSS_SCHEMA, QUEUES, type WebhookDeliveryPayload } from "@caption/shared/jobs/catalog";
 import { MissingQueueHandler } from "@caption/shared/jobs/job-handlers";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { startJobQueue, type JobQueue } from "./job-queue.ts";
@@ -54,5 +55,22 @@ test("a webhook attempt whose payload breaks the catalogue's schema is failed wi
     assert.ok(lines.some((line) => line.queue === QUEUES.webhookDelivery && line.queue_entry_id === bad && line.field === "/delivery_id"));
   } finally {
     await boss.stop({ graceful: false, close: true });
+  }
+});
+
+test("caption jobs carry the deployment's heartbeat and retry delay, or the queue's policy without them", async () => {
+  const timed = await startJobQueue(database.url, {}, logger, { heartbeatSeconds: 10, retryDelay: 1 });
+  try {
+    const payload = (id: string) => ({ job_id: id });
+    await database.db.transaction().execute((trx) => timed.enqueueCaptionJob(trx, payload("job_timed")));
+    await database.db.transaction().execute((trx) => queue.enqueueCaptionJob(trx, payload("job_default")));
+    const rows = await sql<{ id: string; heartbeat_seconds: number; retry_delay: number }>`
+      SELECT data->>'job_id' AS id, heartbeat_seconds, retry_delay FROM pgboss.job WHERE name = ${QUEUES.captionJob} ORDER BY id`.execute(database.db);
+    assert.deepEqual(rows.rows.map((row) => [row.id, row.heartbeat_seconds, row.retry_delay]), [
+      ["job_default", CAPTION_QUEUE_OPTIONS.heartbeatSeconds, CAPTION_QUEUE_OPTIONS.retryDelay],
+      ["job_timed", 10, 1],
+    ]);
+  } finally {
+    await timed.stop();
   }
 });

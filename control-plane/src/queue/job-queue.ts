@@ -3,6 +3,7 @@ import { QUEUES, type CaptionJobPayload, type PayloadOf, type PreviewPayload, ty
 import { assertRoleHandlers, payloadCheck } from "@caption/shared/jobs/job-handlers";
 import { startQueueClient } from "@caption/shared/jobs/queue-client";
 import { pgBossAdapter, type ConnectionOptions, type DbOrTrx } from "@caption/shared/db/database";
+import { CONNECTION_BUDGET } from "@caption/shared/db/connection-budget";
 import { startInFlightPool, type InFlightPool, type PoolSource } from "./in-flight-pool.ts";
 
 export interface JobQueue {
@@ -29,13 +30,19 @@ export interface PoolHandler<P> {
 }
 export type ApiQueueHandlers = { [Q in QueuesOf<"api">]: PoolHandler<PayloadOf<Q>> };
 
-export async function startJobQueue(connectionString: string, connection: ConnectionOptions, logger: Logger): Promise<JobQueue> {
+/** A caption job's own policy where the deployment sets one (JOB_HEARTBEAT_SECONDS, JOB_RETRY_DELAY_SECONDS): the queue's otherwise. */
+export interface CaptionJobTiming {
+  heartbeatSeconds?: number;
+  retryDelay?: number;
+}
+
+export async function startJobQueue(connectionString: string, connection: ConnectionOptions, logger: Logger, timing: CaptionJobTiming = {}): Promise<JobQueue> {
   // The API produces caption jobs and sends webhooks; maintenance and scheduling run in the workers.
-  const boss = await startQueueClient(connectionString, { supervise: false, schedule: false }, { max: 4, ...connection }, logger);
+  const boss = await startQueueClient(connectionString, { supervise: false, schedule: false }, { max: CONNECTION_BUDGET.api.queue, ...connection }, logger);
   const pools: InFlightPool[] = [];
   return {
     async enqueueCaptionJob(trx, payload) {
-      await boss.send(QUEUES.captionJob, payload, { db: pgBossAdapter(trx) });
+      await boss.send(QUEUES.captionJob, payload, { db: pgBossAdapter(trx), ...timing });
     },
     async enqueuePreview(payload) {
       await boss.send(QUEUES.preview, payload);

@@ -7,12 +7,14 @@ import type { Logger } from "pino";
 import { migrateToLatest } from "@caption/shared/db/migrator";
 import type { Env } from "@caption/shared/config/env";
 import { connectionOptionsFromEnv, createDatabase } from "@caption/shared/db/database";
+import { CONNECTION_BUDGET } from "@caption/shared/db/connection-budget";
 import { waitForDatabase } from "@caption/shared/db/database-retry";
 import { metricsListenAt, startMetricsServer, type MetricsServer } from "@caption/shared/telemetry/metrics-server";
 import { activeTelemetry } from "@caption/shared/telemetry/telemetry";
 import { parseStorageUrl } from "@caption/shared/storage/storage-location";
 import { startNotificationListener } from "@caption/shared/db/notification-listener";
 import { createApp } from "../http/app.ts";
+import { answerClientError } from "../http/client-error.ts";
 import type { RouteSpec } from "../http/route-spec.ts";
 import { createEventStreams } from "../http/event-streams.ts";
 import { createStartupApp } from "../http/startup-app.ts";
@@ -27,6 +29,8 @@ import { createUrlSigner } from "../storage/signed-url.ts";
 import { createUploadStore } from "../storage/upload-store.ts";
 import { createUploadLocker } from "../db/upload-locker.ts";
 import { createTusBridge } from "../http/tus-bridge.ts";
+import { createInFlightLimit } from "../http/in-flight-limit.ts";
+import { MAX_UPLOAD_REQUESTS_IN_FLIGHT } from "@caption/shared/api/upload";
 import { JOB_EVENTS_CHANNEL, PREVIEW_RESULTS_CHANNEL, QUEUES, WEBHOOKS_CHANNEL } from "@caption/shared/jobs/catalog";
 import { startMaintenance } from "../services/maintenance.ts";
 import { startWebhookRelay } from "../services/webhook-relay.ts";
@@ -58,6 +62,8 @@ export interface ApiServerOptions {
   routes?: readonly RouteSpec[];
   /** Tests only: how refusals of keys over their rate wait (default a second each, at most 256 at once). */
   rateRefusals?: RateRefusalOptions;
+  /** The nonce /readyz proves this process holds, when a local client needs to know it is this process (service-identity.ts). */
+  identityNonce?: string;
 }
 
 /** The signing key for result links: configured, else generated once and kept under DATA_DIR. */
@@ -83,7 +89,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
   const signer = createUrlSigner(await loadSigningSecret(env));
   const resultLinks = createResultLinks(storage, signer, env, now);
   const connection = connectionOptionsFromEnv(env);
-  const db = createDatabase(databaseUrl, { max: 20, ...connection, onConnectionLost: (error) => logger.warn({ err: error }, "database connection lost") });
+  const db = createDatabase(databaseUrl, { max: CONNECTION_BUDGET.api.pool, ...connection, onConnectionLost: (error) => logger.warn({ err: error }, "database connection lost") });
 
   const telemetry = activeTelemetry();
   // Metrics never share the public port (what an ingress exposes); bound first, so a taken port stops start-up.
@@ -96,6 +102,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
 
   let handle = createStartupApp(logger, { trustProxy: env.TRUST_PROXY }).callback();
   const server = createServer((request, response) => void handle(request, response));
+  server.on("clientError", answerClientError(logger));
   server.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
   server.keepAliveTimeout = 65_000;
@@ -108,7 +115,8 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
   try {
     const wait = { timeoutSeconds: env.DATABASE_STARTUP_TIMEOUT_SECONDS, logger };
     await waitForDatabase(() => migrate(databaseUrl, env.DATABASE_CONNECT_TIMEOUT_SECONDS), wait);
-    queue = await waitForDatabase(() => startJobQueue(databaseUrl, { connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }, logger), wait);
+    const timing = { heartbeatSeconds: env.JOB_HEARTBEAT_SECONDS, retryDelay: env.JOB_RETRY_DELAY_SECONDS };
+    queue = await waitForDatabase(() => startJobQueue(databaseUrl, { connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }, logger, timing), wait);
   } catch (error) {
     await closeServer(server);
     await metrics?.close();
@@ -161,7 +169,13 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
     rateRefusals: createRateRefusals(options.rateRefusals),
     heartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
     webhookUrls,
-    uploads: { store: uploadStore, tus },
+    uploads: {
+      store: uploadStore,
+      tus,
+      quota: { bytes: env.UPLOAD_QUOTA_BYTES, count: env.UPLOAD_QUOTA_COUNT },
+      inFlight: createInFlightLimit(MAX_UPLOAD_REQUESTS_IN_FLIGHT),
+    },
+    ...(options.identityNonce === undefined ? {} : { identityNonce: options.identityNonce }),
     previewLimits: {
       perMinute: env.PREVIEW_RATE_LIMIT_PER_MINUTE,
       stillMs: env.PREVIEW_STILL_DEADLINE_SECONDS * 1000,
@@ -199,7 +213,7 @@ export async function startApiServer(env: Env, databaseUrl: string, logger: Logg
 
 /** On a connection of its own, without the statement timeout of the API's queries: a migration may take longer. */
 async function migrate(databaseUrl: string, connectTimeoutSeconds: number): Promise<void> {
-  const db = createDatabase(databaseUrl, { max: 1, applicationName: "caption-migrate", connectTimeoutSeconds });
+  const db = createDatabase(databaseUrl, { max: CONNECTION_BUDGET.oneOff.migrate, applicationName: "caption-migrate", connectTimeoutSeconds });
   try {
     await migrateToLatest(db);
   } finally {

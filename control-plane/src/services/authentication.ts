@@ -1,6 +1,7 @@
 import type { Scope } from "@caption/shared/api/scopes";
 import type { Db } from "@caption/shared/db/database";
-import { findKeyAndCountRequest, type KeyWithRateCount } from "../db/api-key-repository.ts";
+import type { UploadRow } from "@caption/shared/db/tables";
+import { findKeyAndCountRequest, findUploadAndCountRequest, type KeyWithRateCount } from "../db/api-key-repository.ts";
 import { apiKeyPrefix, hashApiKey } from "./api-key-secret.ts";
 import type { RateRefusals } from "./rate-refusals.ts";
 import { ServiceError } from "./service-error.ts";
@@ -31,14 +32,19 @@ export function keyCredentials(key: string | undefined): KeyCredentials {
   return { prefix, secretHash: hashApiKey(key) };
 }
 
+/** The refusal of a key counted past its rate in the minute of `now`; undefined within it. */
+function rateRefusal(row: KeyWithRateCount, now: Date): ServiceError | undefined {
+  if (row.window_count <= row.rate_limit_per_minute) return undefined;
+  const retryAfterSeconds = Math.max(1, Math.ceil((row.window_start.getTime() + 60_000 - now.getTime()) / 1000));
+  return new ServiceError("RATE_LIMITED", `rate limit of ${row.rate_limit_per_minute} requests per minute exceeded`, { retryAfterSeconds });
+}
+
 /** The key found (with this request counted) checked for its scope and rate in the minute of `now`. */
 export function principalOf(row: KeyWithRateCount | undefined, needed: Scope, now: Date): Principal {
   if (!row) throw unauthorized();
   if (!grants(row.scopes, needed)) throw new ServiceError("INSUFFICIENT_SCOPE", `this API key lacks the ${needed} scope`, { requiredScope: needed });
-  if (row.window_count > row.rate_limit_per_minute) {
-    const retryAfterSeconds = Math.max(1, Math.ceil((row.window_start.getTime() + 60_000 - now.getTime()) / 1000));
-    throw new ServiceError("RATE_LIMITED", `rate limit of ${row.rate_limit_per_minute} requests per minute exceeded`, { retryAfterSeconds });
-  }
+  const refused = rateRefusal(row, now);
+  if (refused) throw refused;
   return { accountId: row.account_id, apiKeyId: row.id, scopes: row.scopes };
 }
 
@@ -53,4 +59,21 @@ export async function authenticateApiKey(db: Db, refusals: RateRefusals, key: st
   const row = await findKeyAndCountRequest(db, prefix, secretHash, now);
   refusals.note(secretHash, row);
   return principalOf(row, needed, now);
+}
+
+/**
+ * The upload an upload URL names, with the request counted against the rate of the key that created it: the URL
+ * carries no key, and its requests are the key's own. Undefined (nothing counted) for an unknown upload. An
+ * upload whose key is over its rate is refused from memory until the window ends, as the key is.
+ */
+export async function countUploadRequest(db: Db, refusals: RateRefusals, uploadId: string, now: Date): Promise<UploadRow | undefined> {
+  const remembered = `upload:${uploadId}`;
+  const over = await refusals.refusing(remembered, now);
+  if (over) throw rateRefusal(over, now)!;
+  const found = await findUploadAndCountRequest(db, uploadId, now);
+  if (!found) return undefined;
+  refusals.note(remembered, found.key);
+  const refused = rateRefusal(found.key, now);
+  if (refused) throw refused;
+  return found.upload;
 }

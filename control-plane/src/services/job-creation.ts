@@ -1,13 +1,13 @@
 import type { Transaction } from "kysely";
 import { monotonicFactory } from "ulid";
 import type { SubmissionResponse } from "@caption/shared/api/submission";
-import { accountBalance } from "@caption/shared/db/credit-ledger";
-import type { Db, DbOrTrx } from "@caption/shared/db/database";
+import type { Db } from "@caption/shared/db/database";
 import type { Database, NewJobRow } from "@caption/shared/db/tables";
 import { sampledTraceparent } from "@caption/shared/telemetry/trace-context";
 import { findLiveIdempotencyRecord, lockIdempotencyKey, saveIdempotencyRecord } from "../db/idempotency-repository.ts";
 import { jobSubmitted, submitJob } from "@caption/shared/jobs/job-lifecycle";
 import type { JobQueue } from "../queue/job-queue.ts";
+import { assertPositiveBalance } from "./positive-balance.ts";
 import { ServiceError } from "./service-error.ts";
 
 // What every request that creates a job shares (POST /v1/subtitles, POST /v1/jobs/{id}/renders):
@@ -65,7 +65,7 @@ export async function createJobOnce(
       }
     }
     const columns = await fields(trx);
-    await assertPositiveBalance(trx, accountId);
+    await assertPositiveBalance(trx, accountId, "submit jobs");
     const jobId = `job_${nextUlid()}`;
     const row = { ...columns, id: jobId, account_id: accountId, traceparent: traceparent ?? null, base_url: deps.baseUrl };
     await submitJob(trx, row, (queueTrx, payload) => deps.queue.enqueueCaptionJob(queueTrx, payload));
@@ -76,12 +76,6 @@ export async function createJobOnce(
   });
   if (!response.replayed) jobSubmitted();
   return response;
-}
-
-/** A positive balance is needed to create a job. A snapshot suffices: the worker re-checks under lock when it reserves. */
-async function assertPositiveBalance(trx: DbOrTrx, accountId: string): Promise<void> {
-  const { available } = await accountBalance(trx, accountId);
-  if (available <= 0) throw new ServiceError("INSUFFICIENT_CREDITS", "no prepaid seconds are available; add credit to submit jobs");
 }
 
 /** Runs the creating transaction; the concurrency trigger's refusal at COMMIT becomes CONCURRENCY_LIMIT_EXCEEDED. */

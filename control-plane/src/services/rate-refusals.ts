@@ -13,15 +13,20 @@ import type { KeyWithRateCount } from "../db/api-key-repository.ts";
 
 const WINDOW_MS = 60_000;
 
-/** The keys this process has refused for their rate, each until its window ends. */
+/**
+ * The keys this process has refused for their rate, each until its window ends, by how requests name the key
+ * (`lookup`): the SHA-256 of a bearer key, or `upload:<id>` for the upload URLs of the key that created the upload.
+ */
 export interface RateRefusals {
   /**
    * The key's row as last counted, while that count was over its limit and its window has not ended, after the
    * refusal's wait; undefined (at once) for any other key.
    */
-  refusing(secretHash: string, now: Date): Promise<KeyWithRateCount | undefined>;
+  refusing(lookup: string, now: Date): Promise<KeyWithRateCount | undefined>;
   /** Remembers a counted row when it is over its limit; anything else is not remembered. */
-  note(secretHash: string, row: KeyWithRateCount | undefined): void;
+  note(lookup: string, row: KeyWithRateCount | undefined): void;
+  /** Waits as a remembered refusal waits, within the same cap, before another refusal is answered (too many requests at once). */
+  slowly(): Promise<void>;
 }
 
 export interface RateRefusalOptions {
@@ -43,28 +48,31 @@ export function createRateRefusals(options: RateRefusalOptions = {}): RateRefusa
     const start = row.window_start.getTime();
     return now.getTime() >= start && now.getTime() < start + WINDOW_MS;
   };
+  const slowly = async () => {
+    if (waiting >= maxWaiting || delayMs <= 0) return;
+    waiting += 1;
+    try {
+      await pause(delayMs);
+    } finally {
+      waiting -= 1;
+    }
+  };
   return {
-    async refusing(secretHash, now) {
-      const row = refused.get(secretHash);
+    async refusing(lookup, now) {
+      const row = refused.get(lookup);
       if (!row) return undefined;
       if (!inWindow(row, now)) {
-        refused.delete(secretHash);
+        refused.delete(lookup);
         return undefined;
       }
-      if (waiting < maxWaiting && delayMs > 0) {
-        waiting += 1;
-        try {
-          await pause(delayMs);
-        } finally {
-          waiting -= 1;
-        }
-      }
+      await slowly();
       return row;
     },
-    note(secretHash, row) {
+    slowly,
+    note(lookup, row) {
       if (!row || row.window_count <= row.rate_limit_per_minute) return;
-      refused.delete(secretHash);
-      refused.set(secretHash, row);
+      refused.delete(lookup);
+      refused.set(lookup, row);
       if (refused.size > maxKeys) refused.delete(refused.keys().next().value as string);
     },
   };

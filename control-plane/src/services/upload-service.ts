@@ -1,11 +1,13 @@
 import { monotonicFactory } from "ulid";
-import { FINISHED_UPLOAD_TTL_SECONDS, MAX_UNFINISHED_UPLOADS, MAX_VIDEO_BYTES, UPLOAD_URL_TTL_SECONDS, type Upload, type UploadRequest } from "@caption/shared/api/upload";
+import { FINISHED_UPLOAD_TTL_SECONDS, MAX_UPLOAD_REQUESTS_IN_FLIGHT, MAX_VIDEO_BYTES, UPLOAD_URL_TTL_SECONDS, type Upload, type UploadRequest } from "@caption/shared/api/upload";
 import type { Db, DbOrTrx } from "@caption/shared/db/database";
 import type { UploadRow } from "@caption/shared/db/tables";
-import { findUpload, insertUpload, lockAccountUploads, unfinishedUploads } from "../db/upload-repository.ts";
+import { findUpload, insertUpload, keptUploads, lockAccountUploads } from "../db/upload-repository.ts";
 import type { UploadStore } from "../storage/upload-store.ts";
 import type { UrlSigner } from "../storage/signed-url.ts";
 import type { Principal } from "./authentication.ts";
+import { assertPositiveBalance } from "./positive-balance.ts";
+import { assertFitsQuota, assertRoomForUpload, type UploadQuota } from "./upload-quota.ts";
 import { notFound, ServiceError } from "./service-error.ts";
 
 const nextUlid = monotonicFactory();
@@ -20,36 +22,41 @@ export interface UploadDeps {
   signer: UrlSigner;
   /** The API's public origin for this request. */
   baseUrl: string;
+  quota: UploadQuota;
   now: Date;
 }
+
+/** A request beyond the upload's MAX_UPLOAD_REQUESTS_IN_FLIGHT in this process. */
+export const uploadBusy = (id: string) =>
+  new ServiceError(
+    "RATE_LIMITED",
+    `upload ${id} already has ${MAX_UPLOAD_REQUESTS_IN_FLIGHT} requests in progress, the most it may have; one request writes an upload at a time: let them end (HEAD tells the stored offset)`,
+    { retryAfterSeconds: 5 },
+  );
 
 export const uploadExpired = (id: string) => new ServiceError("UPLOAD_EXPIRED", `upload ${id} has expired and its bytes are deleted; create a new upload`);
 
 /**
- * Creates an upload: its row and its empty file in storage, and the signed URL that takes its bytes for
- * an hour. An account holds at most MAX_UNFINISHED_UPLOADS unfinished ones; racing creations count each other.
+ * Creates an upload: its row and its empty file in storage, and the signed URL that takes its bytes for an
+ * hour. Storing bytes is paid service: a positive balance is needed. An account holds at most
+ * MAX_UNFINISHED_UPLOADS unfinished ones, and its kept uploads stay within the quota; racing creations count
+ * each other.
  */
 export async function createUpload(deps: UploadDeps, principal: Principal, request: UploadRequest): Promise<Upload> {
   if (request.size_bytes > MAX_VIDEO_BYTES) {
     throw new ServiceError("VIDEO_TOO_LARGE", `size_bytes is ${request.size_bytes}; the largest video is ${MAX_VIDEO_BYTES} bytes (500 MiB)`);
   }
+  assertFitsQuota(request.size_bytes, deps.quota);
   const { now } = deps;
+  await assertPositiveBalance(deps.db, principal.accountId, "upload videos");
   const id = `upl_${nextUlid()}`;
   const expiresAt = new Date(now.getTime() + UPLOAD_URL_TTL_SECONDS * 1000);
   await deps.db.transaction().execute(async (trx) => {
     await lockAccountUploads(trx, principal.accountId);
-    const unfinished = await unfinishedUploads(trx, principal.accountId, now);
-    if (unfinished.length >= MAX_UNFINISHED_UPLOADS) {
-      const first = unfinished[0]?.expires_at ?? expiresAt;
-      const retryAfterSeconds = Math.max(1, Math.ceil((new Date(first).getTime() - now.getTime()) / 1000));
-      throw new ServiceError(
-        "UPLOAD_LIMIT_EXCEEDED",
-        `the account has ${unfinished.length} unfinished uploads, the most it may hold; finish or delete one (tus DELETE on its upload_url), or wait for one to expire`,
-        { retryAfterSeconds },
-      );
-    }
+    assertRoomForUpload(await keptUploads(trx, principal.accountId, now, FINISHED_UPLOAD_TTL_SECONDS * 1000), request.size_bytes, deps.quota, now);
     const { size_bytes, filename = null } = request;
-    await insertUpload(trx, { id, account_id: principal.accountId, size_bytes, filename, created_at: now, expires_at: expiresAt });
+    const owner = { account_id: principal.accountId, api_key_id: principal.apiKeyId };
+    await insertUpload(trx, { id, ...owner, size_bytes, filename, created_at: now, expires_at: expiresAt });
     // In the transaction: a store that refuses leaves no row behind.
     await deps.store.create(id, request.size_bytes, now);
   });

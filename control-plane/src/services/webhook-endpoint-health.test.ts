@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import pino from "pino";
 import { insertQueuedJob } from "@caption/shared/testing/job-rows";
+import { manualClock } from "@caption/shared/testing/manual-clock";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import type { WebhookEventType } from "@caption/shared/api/webhook";
 import { createResultLinks } from "../storage/create-result-links.ts";
@@ -97,30 +98,30 @@ test("a send that fails inside the service is retried on the schedule, unqueued,
   await database.db.updateTable("jobs").set({ status: "canceled" }).where("id", "=", `job_${accountId}`).execute();
   const row = await database.db.selectFrom("webhook_deliveries").selectAll().where("endpoint_id", "=", endpoint).executeTakeFirstOrThrow();
   const eventAt = new Date(row.event_at);
-  let now = new Date(eventAt.getTime() + 1000);
+  const clock = manualClock(eventAt.getTime() + 1000);
   let settled = 0;
   const deps: WebhookSenderDeps = {
     db: database.db,
-    resultLinks: createResultLinks({ kind: "local", root: "/nonexistent" }, createUrlSigner("k"), {}, () => now),
+    resultLinks: createResultLinks({ kind: "local", root: "/nonexistent" }, createUrlSigner("k"), {}, clock.date),
     publicBaseUrl: "https://api.example.com",
     fallbackBaseUrl: "https://api.example.com",
     post: { timeoutMs: 1000, allowPrivateAddresses: false },
     retryBaseMs: 10_000,
     logger: pino({ level: "silent" }),
-    now: () => now,
+    now: clock.date,
     onSettled: () => (settled += 1),
   };
   await database.db.updateTable("webhook_deliveries").set({ enqueued: true }).where("id", "=", row.id).execute();
   await sendWebhookAttempt(deps, { delivery_id: row.id, attempts_before: 0 });
   let after = await database.db.selectFrom("webhook_deliveries").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow();
   assert.deepEqual([after.state, after.enqueued, after.internal_failures, after.attempts], ["pending", false, 1, 0]);
-  assert.equal(after.next_attempt_at?.getTime(), now.getTime() + 10_000);
-  now = new Date(eventAt.getTime() + 2 * 3600_000);
+  assert.equal(after.next_attempt_at?.getTime(), clock.now() + 10_000);
+  clock.set(eventAt.getTime() + 2 * 3600_000);
   await sendWebhookAttempt(deps, { delivery_id: row.id, attempts_before: 0 });
   after = await database.db.selectFrom("webhook_deliveries").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow();
   assert.deepEqual([after.state, after.internal_failures], ["pending", 2]);
-  assert.equal(after.next_attempt_at?.getTime(), now.getTime() + 40_000, "the schedule's next step");
-  now = new Date(eventAt.getTime() + 24 * 3600_000);
+  assert.equal(after.next_attempt_at?.getTime(), clock.now() + 40_000, "the schedule's next step");
+  clock.set(eventAt.getTime() + 24 * 3600_000);
   await sendWebhookAttempt(deps, { delivery_id: row.id, attempts_before: 0 });
   after = await database.db.selectFrom("webhook_deliveries").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow();
   assert.deepEqual([after.state, after.next_attempt_at, after.internal_failures], ["failed", null, 3]);

@@ -4,6 +4,7 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import { insertCompletedJob } from "@caption/shared/testing/job-rows";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
+import { testId } from "@caption/shared/testing/ids";
 
 let t: TestApi;
 let key: string;
@@ -15,7 +16,7 @@ before(async () => {
 after(() => t.close());
 
 test("with local storage a completed job links to signed /v1/files URLs that expire at expires_at", async () => {
-  const id = "job_local_links";
+  const id = testId("job");
   await mkdir(path.join(t.dataDir, "files", id), { recursive: true });
   await writeFile(path.join(t.dataDir, "files", id, "captions.srt"), "1\n00:00:00,000 --> 00:00:01,000\nhello\n");
   const expiresAt = new Date(Date.now() + 3600_000);
@@ -35,7 +36,7 @@ test("with local storage a completed job links to signed /v1/files URLs that exp
 });
 
 test("transcripts download as attachments, the video plays inline, and both say nosniff", async () => {
-  const id = "job_local_headers";
+  const id = testId("job");
   await mkdir(path.join(t.dataDir, "files", id), { recursive: true });
   await writeFile(path.join(t.dataDir, "files", id, "transcript.json"), '{"words":[]}');
   await writeFile(path.join(t.dataDir, "files", id, "captioned.mp4"), "not really a video");
@@ -51,7 +52,7 @@ test("transcripts download as attachments, the video plays inline, and both say 
 });
 
 test("WebVTT and ASS download as attachments with their own types and charset", async () => {
-  const id = "job_local_subtitles";
+  const id = testId("job");
   await mkdir(path.join(t.dataDir, "files", id), { recursive: true });
   await writeFile(path.join(t.dataDir, "files", id, "captions.vtt"), "WEBVTT\n");
   await writeFile(path.join(t.dataDir, "files", id, "captions.ass"), "[Script Info]\n");

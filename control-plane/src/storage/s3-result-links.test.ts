@@ -5,6 +5,10 @@ import { createS3Client } from "@caption/shared/storage/s3-client";
 import { insertCompletedJob } from "@caption/shared/testing/job-rows";
 import { startLoopbackS3, type LoopbackS3 } from "@caption/shared/testing/loopback-s3";
 import { startTestApi, type TestApi } from "../testing/test-api.ts";
+import { testId } from "@caption/shared/testing/ids";
+
+const LINKED = testId("job");
+const EXPIRING = testId("job");
 
 const FILES = {
   "captioned.mp4": "video bytes",
@@ -52,8 +56,8 @@ function presignedExpiry(url: string): Date {
 
 test("an S3-backed completed job links to presigned object URLs that expire at expires_at and need no credentials", async () => {
   const expiresAt = new Date(Date.now() + 3600_000 + 456);
-  await completedJob("job_s3_links", expiresAt);
-  const { status, body } = await t.request("GET", "/v1/jobs/job_s3_links", { key });
+  await completedJob(LINKED, expiresAt);
+  const { status, body } = await t.request("GET", `/v1/jobs/${LINKED}`, { key });
   assert.equal(status, 200);
   const urls = {
     "captioned.mp4": body.video.url,
@@ -63,7 +67,7 @@ test("an S3-backed completed job links to presigned object URLs that expire at e
     "transcript.json": body.subtitles.transcript_url,
   };
   for (const [name, url] of Object.entries(urls) as [keyof typeof FILES, string][]) {
-    assert.ok(url.startsWith(`${s3.endpoint}/${s3.bucket}/tenant-a/job_s3_links/${name}?`), url);
+    assert.ok(url.startsWith(`${s3.endpoint}/${s3.bucket}/tenant-a/${LINKED}/${name}?`), url);
     const expiry = presignedExpiry(url).getTime();
     assert.ok(expiry <= expiresAt.getTime() && expiry > expiresAt.getTime() - 1000, `link expiry ${new Date(expiry).toISOString()} vs expires_at ${expiresAt.toISOString()}`);
     const download = await fetch(url);
@@ -71,7 +75,7 @@ test("an S3-backed completed job links to presigned object URLs that expire at e
     assert.equal(download.headers.get("content-disposition"), name === "captioned.mp4" ? null : `attachment; filename="${name}"`, name);
     assert.equal(await download.text(), FILES[name]);
   }
-  assert.equal((await t.request("GET", "/v1/files/job_s3_links/captions.srt")).status, 404, "no local file route with object storage");
+  assert.equal((await t.request("GET", `/v1/files/${LINKED}/captions.srt`)).status, 404, "no local file route with object storage");
 });
 
 test("a link stops working when the job's files expire", async () => {
@@ -79,15 +83,15 @@ test("a link stops working when the job's files expire", async () => {
   clock = new Date(Date.now() - 600_000);
   try {
     const expiresAt = new Date(clock.getTime() + 2500);
-    await completedJob("job_s3_expiring", expiresAt);
-    const { body } = await t.request("GET", "/v1/jobs/job_s3_expiring", { key });
+    await completedJob(EXPIRING, expiresAt);
+    const { body } = await t.request("GET", `/v1/jobs/${EXPIRING}`, { key });
     const url: string = body.subtitles.srt_url;
     assert.ok(presignedExpiry(url).getTime() <= expiresAt.getTime(), url);
     const refused = await fetch(url);
     assert.equal(refused.status, 403);
     assert.match(await refused.text(), /Request has expired/);
     clock = new Date(expiresAt.getTime() + 1);
-    const after = await t.request("GET", "/v1/jobs/job_s3_expiring", { key });
+    const after = await t.request("GET", `/v1/jobs/${EXPIRING}`, { key });
     assert.equal(after.body.subtitles.srt_url, null);
   } finally {
     clock = undefined;

@@ -14,6 +14,11 @@ export interface UrlSigner {
 }
 
 export const FILES_ROUTE_PREFIX = "/v1/files/";
+/** A link's `expires`: Unix seconds. */
+export const EXPIRES_PATTERN = "^[0-9]{1,12}$";
+/** A link's `signature`: an HMAC-SHA256 in base64url. */
+export const SIGNATURE_PATTERN = "^[A-Za-z0-9_-]{43}$";
+const EXPIRES = new RegExp(EXPIRES_PATTERN);
 
 export function createUrlSigner(secret: string): UrlSigner {
   const mac = (key: string, expires: string) => createHmac("sha256", secret).update(`${key}\n${expires}`).digest("base64url");
@@ -22,7 +27,7 @@ export function createUrlSigner(secret: string): UrlSigner {
     return `expires=${expires}&signature=${mac(key, expires)}`;
   };
   const check = (key: string, expires: string | undefined, signature: string | undefined, now: Date) => {
-    if (!expires || !signature || !/^\d{1,12}$/.test(expires)) return "invalid";
+    if (!expires || !signature || !EXPIRES.test(expires)) return "invalid";
     const expected = Buffer.from(mac(key, expires));
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return "invalid";

@@ -9,3 +9,5 @@ export { webhookReceiver, type Answer, type ReceivedWebhook, type RoutingServer,
 export { ENTRY_POINTS, spawnService, type LogEntry, type ServiceEntry, type ServiceProcess, type SpawnServiceOptions } from "../runtime/service-process.ts";
 export { startEmbeddedService, type EmbeddedService, type EmbeddedServiceOptions } from "../runtime/embedded-service.ts";
 export { measureRenderBodies } from "./realistic-render-body.ts";
+export { dryRelayHandOver } from "./relay-hand-over.ts";
+export { insertAccountWithEndpoints } from "./webhook-endpoint-rows.ts";

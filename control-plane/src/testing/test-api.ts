@@ -19,7 +19,7 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export interface TestApiOptions extends Pick<ApiServerOptions, "now" | "webhookSweepMs" | "webhookRequeueMs" | "dns" | "routes" | "rateRefusals"> {
+export interface TestApiOptions extends Pick<ApiServerOptions, "now" | "webhookSweepMs" | "webhookRequeueMs" | "dns" | "routes" | "rateRefusals" | "identityNonce"> {
   /** Another test API's database: a second API process over it, as in a scaled-out deployment (closing this API leaves it). */
   database?: TestDatabase;
 }

@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { manualClock } from "@caption/shared/testing/manual-clock";
 import { throughputGuard } from "./throughput-guard.ts";
 
 /** A guard on a clock the test moves by hand. */
 function guarded(minBytesPerSecond: number, windowMs: number) {
-  let now = 1_000;
-  const guard = throughputGuard({ minBytesPerSecond, windowMs, now: () => now });
-  return { guard, advance: (ms: number) => (now += ms) };
+  const clock = manualClock(1_000);
+  const guard = throughputGuard({ minBytesPerSecond, windowMs, now: clock.now });
+  return { guard, advance: clock.advance };
 }
 
 test("nothing is judged before a whole window has passed", () => {

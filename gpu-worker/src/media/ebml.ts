@@ -1,5 +1,5 @@
-// EBML, the element syntax of Matroska and WebM: what the caption stream's writer and the overlay WebM's muxer
-// build their files from.
+// EBML, the element syntax of Matroska: what the caption stream's writer (render/matroska-writer.ts) builds its
+// stream from. (The overlay WebM is written by mediabunny: media/vp9-alpha-webm.ts.)
 
 /** EBML "unknown size": a one-byte-long size with all value bits set would limit elements to 127 bytes. */
 export const UNKNOWN_SIZE = Buffer.from([0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
@@ -39,15 +39,6 @@ export function uint(id: number, value: number): Buffer {
   return element(id, payload);
 }
 
-/** A signed integer element in the fewest bytes that hold it. */
-export function int(id: number, value: number): Buffer {
-  let length = 1;
-  while (value < -(2 ** (8 * length - 1)) || value >= 2 ** (8 * length - 1)) length++;
-  const payload = Buffer.alloc(length);
-  payload.writeIntBE(value, 0, length);
-  return element(id, payload);
-}
-
 export function text(id: number, value: string): Buffer {
   return element(id, Buffer.from(value, "utf8"));
 }
@@ -77,7 +68,6 @@ const ID = {
   TrackUID: 0x73c5,
   TrackType: 0x83,
   FlagLacing: 0x9c,
-  MaxBlockAdditionID: 0x55ee,
   CodecID: 0x86,
   Video: 0xe0,
   PixelWidth: 0xb0,
@@ -85,23 +75,16 @@ const ID = {
   AlphaMode: 0x53c0,
   Cluster: 0x1f43b675,
   Timestamp: 0xe7,
-  BlockGroup: 0xa0,
-  Block: 0xa1,
-  ReferenceBlock: 0xfb,
-  BlockAdditions: 0x75a1,
-  BlockMore: 0xa6,
-  BlockAddID: 0xee,
-  BlockAdditional: 0xa5,
   ColourSpace: 0x2eb524,
   SimpleBlock: 0xa3,
 } as const;
 
 export { ID as MATROSKA_ID };
 
-/** The EBML header of a Matroska file (`docType` "matroska") or a WebM one ("webm"). */
-export const ebmlHeader = (docType: "matroska" | "webm"): Buffer =>
+/** The EBML header of a Matroska file. */
+export const ebmlHeader = (): Buffer =>
   master(ID.EBML, uint(ID.EBMLVersion, 1), uint(ID.EBMLReadVersion, 1), uint(ID.EBMLMaxIDLength, 4), uint(ID.EBMLMaxSizeLength, 8),
-    text(ID.DocType, docType), uint(ID.DocTypeVersion, 4), uint(ID.DocTypeReadVersion, 2));
+    text(ID.DocType, "matroska"), uint(ID.DocTypeVersion, 4), uint(ID.DocTypeReadVersion, 2));
 
 /** The Segment's Info: times in milliseconds, written by this service. */
 export const segmentInfo = (): Buffer =>

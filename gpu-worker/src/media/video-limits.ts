@@ -43,3 +43,16 @@ export function assertSupportedVideo(info: MediaInfo): void {
   }
   if (!info.hasAudio) throw new JobFailure("NO_AUDIO_TRACK", "The video has no audio track");
 }
+
+/**
+ * H.264 in 4:2:0, what every player decodes and the burned video is, codes only even sizes (x264 and NVENC refuse
+ * others): a burned video of an odd-sized one cannot be made, and saying so before any work is cheaper than a
+ * failed render after recognition. Its overlay can (VP9 and ProRes code any size).
+ */
+export function assertBurnable(info: Pick<MediaInfo, "width" | "height">): void {
+  if (info.width % 2 === 0 && info.height % 2 === 0) return;
+  throw new JobFailure(
+    "UNSUPPORTED_FORMAT",
+    `The video is ${info.width}x${info.height}; captions can be burned only into a video of even width and height (H.264), but output kind "overlay" takes any size`,
+  );
+}

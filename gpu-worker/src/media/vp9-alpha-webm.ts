@@ -1,30 +1,39 @@
-import { readFile, rm, writeFile } from "node:fs/promises";
-import { ebmlHeader, element, idBytes, int, master, MATROSKA_ID as ID, segmentInfo, text, uint, UNKNOWN_SIZE } from "./ebml.ts";
-import { runFfmpeg } from "./ffmpeg.ts";
-import { readIvf, type IvfFile } from "./ivf.ts";
+import { EncodedPacket, EncodedPacketSink, EncodedVideoPacketSource, FilePathSource, FilePathTarget, Input, MATROSKA, Output, WEBM, WebMOutputFormat } from "mediabunny";
 
-// A WebM with alpha made of two VP9 streams encoded apart: the colour planes, a frame wherever the picture
-// changes, and the alpha plane (as the luma of a 4:2:0 picture, what libvpx's alpha encoder is given), a frame
-// only where the alpha changes and at each of the colour's key frames, which are its own key frames (both
+// A WebM with alpha made of two VP9 streams encoded apart by ffmpeg: the colour planes, a frame wherever the
+// picture changes, and the alpha plane (as the luma of a 4:2:0 picture, what libvpx's alpha encoder is given), a
+// frame only where the alpha changes and at each of the colour's key frames, which are its own key frames (both
 // encoders choose them by one rule: render/alpha-track.ts). Each colour frame carries its alpha as a Matroska
-// BlockAdditional (ID 1), as ffmpeg's libvpx encoder writes it and Chromium reads it; a colour frame whose alpha
-// did not change carries a one-byte VP9 frame that shows the alpha decoder's last frame again
-// (show_existing_frame). Captions whose colours change every frame (a karaoke fill) keep their shapes for a
-// whole word: their alpha is encoded once a word instead of once a frame, and libvpx's cost is the frame's area.
+// BlockAdditional (ID 1), as ffmpeg's libvpx encoder writes it and Chromium reads it; mediabunny reads the two
+// streams and writes the WebM (Cues, Duration, the alpha side data), so this file holds no Matroska of its own.
+//
+// The WebM is constant-rate: one frame per frame of the video. A frame where neither stream changed is a one-byte
+// VP9 frame that shows the decoder's last frame again (show_existing_frame), for the colour and the alpha alike,
+// so a player or ffmpeg seeking to any instant finds the frame of that instant, as in the burned video.
 
-const TRACK_NUMBER = 1;
-// Block times are signed 16-bit offsets from their Cluster's time.
-const MAX_BLOCK_OFFSET_MS = 32_767;
 /**
  * A VP9 frame of profile 0 that shows reference slot 0 again, decoding nothing: frame marker 0b10, profile 0,
  * show_existing_frame 1, frame_to_show_map_idx 0. libvpx's encoder refreshes slot 0 (its last frame) with every
- * frame it shows when it codes no hidden frames (real time, no alternate reference: render/overlay-output.ts), and a key
- * frame all slots: slot 0 is the alpha stream's last frame.
+ * frame it shows when it codes no hidden frames (real time, no look-ahead, no alternate reference:
+ * render/overlay-output.ts), and a key frame all slots: slot 0 is the stream's last frame.
  */
 export const SHOW_LAST_VP9_FRAME = Buffer.from([0x88]);
 
 /** A VP9 frame's first byte: a key frame shows no existing frame and has frame_type 0 (profiles 0 to 2). */
-export const isVp9KeyFrame = (frame: Buffer): boolean => frame.length > 0 && (frame[0]! & 0xc0) === 0x80 && (frame[0]! & 0x0c) === 0;
+export const isVp9KeyFrame = (frame: Uint8Array): boolean => frame.length > 0 && (frame[0]! & 0xc0) === 0x80 && (frame[0]! & 0x0c) === 0;
+
+/** A VP9 frame of one stream at its millisecond. */
+export interface Vp9Frame {
+  ms: number;
+  data: Uint8Array;
+}
+
+/** A frame of the WebM: its colour frame and the alpha frame it carries. */
+export interface AlphaFrame {
+  ms: number;
+  colour: Uint8Array;
+  alpha: Uint8Array;
+}
 
 /**
  * Colour frames, each with its alpha frame: the alpha frame of its very time, else the last one shown again. A
@@ -32,75 +41,100 @@ export const isVp9KeyFrame = (frame: Buffer): boolean => frame.length > 0 && (fr
  * an alpha key frame is only where the colour has one (else the colour frames after it would refer to alpha
  * frames before it that a seek there never decoded).
  */
-export function pairAlpha(colour: IvfFile, alpha: IvfFile): { pts: number; colour: Buffer; alpha: Buffer }[] {
-  if (colour.fourcc !== "VP90" || alpha.fourcc !== "VP90") throw new Error(`expected VP9 streams, got ${colour.fourcc} and ${alpha.fourcc}`);
-  if (colour.timeBase.num !== alpha.timeBase.num || colour.timeBase.den !== alpha.timeBase.den) throw new Error("colour and alpha differ in time base");
-  let next = 0;
-  const paired = colour.frames.map((frame) => {
+export async function* pairAlpha(colour: AsyncIterable<Vp9Frame>, alpha: AsyncIterable<Vp9Frame>): AsyncGenerator<AlphaFrame> {
+  const alphaFrames = alpha[Symbol.asyncIterator]();
+  let own = await alphaFrames.next();
+  for await (const frame of colour) {
     const key = isVp9KeyFrame(frame.data);
-    const own = alpha.frames[next];
-    if (own !== undefined && own.pts === frame.pts) {
-      next++;
-      if (isVp9KeyFrame(own.data) !== key) throw new Error(`at ${frame.pts} the colour frame is ${key ? "" : "not "}a key frame and the alpha frame ${key ? "not" : "is"}`);
-      return { pts: frame.pts, colour: frame.data, alpha: own.data };
+    if (!own.done && own.value.ms === frame.ms) {
+      if (isVp9KeyFrame(own.value.data) !== key) throw new Error(`at ${frame.ms} ms the colour frame is ${key ? "" : "not "}a key frame and the alpha frame ${key ? "not" : "is"}`);
+      yield { ms: frame.ms, colour: frame.data, alpha: own.value.data };
+      own = await alphaFrames.next();
+      continue;
     }
-    if (key || (own !== undefined && own.pts < frame.pts)) throw new Error(`no alpha frame for the colour frame at ${frame.pts}`);
-    return { pts: frame.pts, colour: frame.data, alpha: SHOW_LAST_VP9_FRAME };
-  });
-  if (next < alpha.frames.length) throw new Error(`the alpha frame at ${alpha.frames[next]!.pts} has no colour frame`);
-  return paired;
+    if (key || (!own.done && own.value.ms < frame.ms)) throw new Error(`no alpha frame for the colour frame at ${frame.ms} ms`);
+    yield { ms: frame.ms, colour: frame.data, alpha: SHOW_LAST_VP9_FRAME };
+  }
+  if (!own.done) throw new Error(`the alpha frame at ${own.value.ms} ms has no colour frame`);
 }
 
-function header(width: number, height: number): Buffer {
-  const track = master(ID.TrackEntry, uint(ID.TrackNumber, TRACK_NUMBER), uint(ID.TrackUID, 1), uint(ID.TrackType, 1), uint(ID.FlagLacing, 0),
-    uint(ID.MaxBlockAdditionID, 1), text(ID.CodecID, "V_VP9"), master(ID.Video, uint(ID.PixelWidth, width), uint(ID.PixelHeight, height), uint(ID.AlphaMode, 1)));
-  return Buffer.concat([ebmlHeader("webm"), idBytes(ID.Segment), UNKNOWN_SIZE, segmentInfo(), master(ID.Tracks, track)]);
+/** The video's frame grid: `frames` frames, the i-th shown from `frameMs(i)` (increasing). */
+export interface FrameGrid {
+  frames: number;
+  frameMs: (index: number) => number;
 }
 
 /**
- * The Matroska bytes of the paired streams, a chunk at a time (a video's worth is not held twice): a Cluster at
- * each key frame (and every 32 s), a BlockGroup a frame.
+ * The frames one per frame of the grid: each frame as it comes, and at each instant of the grid without a frame
+ * of its own, a frame showing the last one again. The first frame must be at the grid's first instant.
  */
-export function* alphaMatroska(colour: IvfFile, alpha: IvfFile): Generator<Buffer> {
-  const msPerTick = (1000 * colour.timeBase.num) / colour.timeBase.den;
-  const paired = pairAlpha(colour, alpha);
-  yield header(colour.width, colour.height);
-  let clusterMs: number | null = null;
-  let previousMs = 0;
-  for (const frame of paired) {
-    const ms = Math.round(frame.pts * msPerTick);
-    const key = isVp9KeyFrame(frame.colour);
-    if (clusterMs === null || key || ms - clusterMs > MAX_BLOCK_OFFSET_MS) {
-      clusterMs = ms;
-      yield Buffer.concat([idBytes(ID.Cluster), UNKNOWN_SIZE, uint(ID.Timestamp, ms)]);
+export async function* onFrameGrid(frames: AsyncIterable<AlphaFrame>, grid: FrameGrid): AsyncGenerator<AlphaFrame & { repeated: boolean }> {
+  const coming = frames[Symbol.asyncIterator]();
+  let next = await coming.next();
+  if (next.done || next.value.ms !== grid.frameMs(0)) throw new Error(`the first frame is not at ${grid.frameMs(0)} ms`);
+  for (let index = 0; index < grid.frames; index++) {
+    const ms = grid.frameMs(index);
+    let own = false;
+    for (; !next.done && next.value.ms <= ms; next = await coming.next()) {
+      own = next.value.ms === ms;
+      yield { ...next.value, repeated: false };
     }
-    const blockHeader = Buffer.alloc(4);
-    blockHeader[0] = 0x80 | TRACK_NUMBER;
-    blockHeader.writeInt16BE(ms - clusterMs, 1);
-    const more = master(ID.BlockMore, uint(ID.BlockAddID, 1), element(ID.BlockAdditional, frame.alpha));
-    // A block without a ReferenceBlock is a key frame to Matroska; the others name the frame before.
-    const reference = key ? [] : [int(ID.ReferenceBlock, previousMs - ms)];
-    yield master(ID.BlockGroup, element(ID.Block, Buffer.concat([blockHeader, frame.colour])), ...reference, master(ID.BlockAdditions, more));
-    previousMs = ms;
+    if (!own) yield { ms, colour: SHOW_LAST_VP9_FRAME, alpha: SHOW_LAST_VP9_FRAME, repeated: true };
+  }
+  // Frames past the grid's last instant (before the video's end) as they are.
+  for (; !next.done; next = await coming.next()) yield { ...next.value, repeated: false };
+}
+
+/** The VP9 frames of a WebM or Matroska file's video track, in order, with their times in milliseconds. */
+export async function* vp9Frames(path: string): AsyncGenerator<Vp9Frame> {
+  const input = new Input({ source: new FilePathSource(path), formats: [WEBM, MATROSKA] });
+  try {
+    const track = await input.getPrimaryVideoTrack();
+    if (track === null || track.codec !== "vp9") throw new Error(`${path}: no VP9 video track`);
+    for await (const packet of new EncodedPacketSink(track).packets()) yield { ms: Math.round(packet.timestamp * 1000), data: packet.data };
+  } finally {
+    input.dispose();
   }
 }
 
 /**
- * Writes `webmPath` from the colour and alpha IVF files (the caller's to remove): muxed here, then copied through ffmpeg's
- * WebM muxer for what players seek with (duration, cues), the alpha carried as it is. Answers how many frames
- * each stream has.
+ * Writes `paths.webm` from the colour and alpha streams (WebM files ffmpeg wrote; the caller's to remove), one
+ * frame per frame of `grid`, each `frameSeconds` long. Answers how many frames each stream had and how many
+ * frames only show the last one again.
  */
 export async function writeAlphaWebm(
   paths: { colour: string; alpha: string; webm: string },
-  options: { ffmpegBinary?: string; signal?: AbortSignal },
-): Promise<{ colourFrames: number; alphaFrames: number }> {
-  const muxed = `${paths.webm}.mkv`;
+  video: { width: number; height: number; grid: FrameGrid; frameSeconds: number },
+  signal?: AbortSignal,
+): Promise<{ colourFrames: number; alphaFrames: number; repeatedFrames: number }> {
+  const counts = { colourFrames: 0, alphaFrames: 0, repeatedFrames: 0 };
+  const counted = async function* (frames: AsyncIterable<Vp9Frame>, key: "colourFrames" | "alphaFrames") {
+    for await (const frame of frames) {
+      counts[key]++;
+      yield frame;
+    }
+  };
+  const output = new Output({ format: new WebMOutputFormat(), target: new FilePathTarget(paths.webm) });
+  const source = new EncodedVideoPacketSource("vp9");
+  output.addVideoTrack(source);
+  await output.start();
+  let first = true;
   try {
-    const [colour, alpha] = (await Promise.all([readFile(paths.colour), readFile(paths.alpha)])).map(readIvf) as [IvfFile, IvfFile];
-    await writeFile(muxed, alphaMatroska(colour, alpha));
-    await runFfmpeg({ binary: options.ffmpegBinary, signal: options.signal, args: ["-hide_banner", "-loglevel", "error", "-y", "-i", muxed, "-c", "copy", "-f", "webm", paths.webm] });
-    return { colourFrames: colour.frames.length, alphaFrames: alpha.frames.length };
-  } finally {
-    await rm(muxed, { force: true });
+    // Profile 0, level 4.1 (up to 1080p at 60 fps: the largest video accepted), 8 bits.
+    const meta = { decoderConfig: { codec: "vp09.00.41.08", codedWidth: video.width, codedHeight: video.height } };
+    const paired = pairAlpha(counted(vp9Frames(paths.colour), "colourFrames"), counted(vp9Frames(paths.alpha), "alphaFrames"));
+    for await (const frame of onFrameGrid(paired, video.grid)) {
+      signal?.throwIfAborted();
+      if (frame.repeated) counts.repeatedFrames++;
+      const type = isVp9KeyFrame(frame.colour) ? "key" : "delta";
+      const packet = new EncodedPacket(frame.colour, type, frame.ms / 1000, video.frameSeconds, -1, undefined, { alpha: frame.alpha });
+      await source.add(packet, first ? meta : undefined);
+      first = false;
+    }
+    await output.finalize();
+  } catch (error) {
+    await output.cancel();
+    throw error;
   }
+  return counts;
 }

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { JobStatus } from "@caption/shared/api/job";
 import type { Db } from "@caption/shared/db/database";
 import type { JobRow } from "@caption/shared/db/tables";
-import type { Clock } from "@caption/shared/runtime/clock";
+import type { Clock } from "@caption/shared/time/clock";
 import type { SpeechEngine } from "../asr/speech-engine.ts";
 import type { H264Encoder } from "../media/h264-encoder.ts";
 import type { VideoDecoder } from "../media/video-decoder.ts";

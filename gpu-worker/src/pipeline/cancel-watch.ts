@@ -1,5 +1,5 @@
 import type { JobStatus } from "@caption/shared/api/job";
-import { realClock, type Clock } from "@caption/shared/runtime/clock";
+import { realClock, type Clock } from "@caption/shared/time/clock";
 
 /**
  * How often the job's status is read when no change was heard of: the fallback for a notification

@@ -1,10 +1,11 @@
+import { burnsCaptions } from "@caption/shared/api/output";
 import { JobFailure } from "@caption/shared/errors/codes";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
 import { recordInspection } from "../db/job-repository.ts";
 import { probeMedia } from "../media/ffprobe.ts";
 import type { MediaInfo } from "../media/media-info.ts";
-import { assertSupportedVideo } from "../media/video-limits.ts";
+import { assertBurnable, assertSupportedVideo } from "../media/video-limits.ts";
 import { JOB_ATTRIBUTES } from "../telemetry/attempt-tracing.ts";
 import type { AttemptContext } from "./attempt-context.ts";
 import { reserveForJob } from "@caption/shared/jobs/job-lifecycle";
@@ -30,6 +31,7 @@ export async function inspectAndReserve(ctx: AttemptContext, sourcePath: string,
   }
   ctx.tracing.annotate({ [JOB_ATTRIBUTES.videoDuration]: media.durationSeconds });
   assertSupportedVideo(media);
+  if (burnsCaptions(job.output_kind)) assertBurnable(media);
   if (media.durationSeconds > job.max_duration_seconds) {
     throw new JobFailure("DURATION_LIMIT_EXCEEDED", `the video is ${media.durationSeconds.toFixed(2)} s long, above max_duration_seconds ${job.max_duration_seconds}`);
   }

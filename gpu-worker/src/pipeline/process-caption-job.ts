@@ -1,9 +1,8 @@
 import path from "node:path";
-import type { Word } from "@caption/shared/api/transcript";
 import { UPLOADS_FOLDER } from "@caption/shared/storage/result-files";
 import { biasingOutcome } from "../asr/vocabulary/biasing-outcome.ts";
 import { defaultPhoneticLexicon, NO_LEXICON } from "../asr/vocabulary/phonetic-lexicon.ts";
-import { createWordPass, isNoop } from "../words/word-pass.ts";
+import { createWordPass } from "../words/word-pass.ts";
 import { downloadVideo } from "../ingest/download.ts";
 import { JOB_ATTRIBUTES } from "../telemetry/attempt-tracing.ts";
 import { inspectAndReserve } from "./inspect-source.ts";
@@ -57,7 +56,7 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
   // Only a vocabulary needs pronunciations (the dictionary is read once per worker, on the first such job).
   const lexicon = vocabulary.length > 0 ? await defaultPhoneticLexicon() : NO_LEXICON;
   const passOptions = { vocabulary, replacements: job.replacements ?? {}, profanity: job.profanity };
-  const pass = isNoop(passOptions) ? async (words: readonly Word[]) => [...words] : await createWordPass(passOptions, lexicon, signal);
+  const pass = await createWordPass(passOptions, lexicon, { seconds: media.durationSeconds, signal });
   const { transcribed, words, video } = await transcribeAndRender(ctx, {
     sourcePath,
     media,
@@ -68,7 +67,9 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
     pass,
     work,
     band: STAGES.captions,
-  });
+  }).finally(() => pass.close());
+  if (pass.work?.spent) log.warn({ vocabulary_work: pass.work }, "vocabulary work budget spent: the rest of the words were matched by spelling only");
+  else if (pass.work) log.info({ vocabulary_work: pass.work }, "vocabulary post-pass done");
 
   // 4. Store
   const transcript = transcriptDocument({

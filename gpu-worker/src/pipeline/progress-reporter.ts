@@ -1,5 +1,5 @@
 import type { Db } from "@caption/shared/db/database";
-import type { Clock } from "@caption/shared/runtime/clock";
+import type { Clock } from "@caption/shared/time/clock";
 import { advanceJob } from "@caption/shared/jobs/job-lifecycle";
 
 const MIN_INTERVAL_MS = 1000;

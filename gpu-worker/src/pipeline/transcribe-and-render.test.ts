@@ -7,7 +7,7 @@ import pino from "pino";
 import type { PresetId } from "@caption/shared/api/preset";
 import type { JobRow } from "@caption/shared/db/tables";
 import { JobFailure } from "@caption/shared/errors/codes";
-import { realClock } from "@caption/shared/runtime/clock";
+import { realClock } from "@caption/shared/time/clock";
 import { resolveStyle } from "@caption/shared/style/resolve-style";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { createPocketsphinxEngine } from "../asr/pocketsphinx-engine.ts";
@@ -30,7 +30,7 @@ import type { AttemptContext, PipelineDeps } from "./attempt-context.ts";
 import { advanceJob } from "@caption/shared/jobs/job-lifecycle";
 import { progressReporter } from "./progress-reporter.ts";
 import { transcribeAndRender } from "./transcribe-and-render.ts";
-import { NO_LEXICON } from "../asr/vocabulary/phonetic-lexicon.ts";
+import { defaultPhoneticLexicon, NO_LEXICON } from "../asr/vocabulary/phonetic-lexicon.ts";
 import { createWordPass, type WordPass } from "../words/word-pass.ts";
 
 // Recognition and the render at once must give what transcribing first and rendering after gives: the same
@@ -98,8 +98,8 @@ function pipelineDeps(speech: SpeechEngine): PipelineDeps {
 }
 
 /** The speech video, its job row (ingested) and an attempt folder, for a job named `name`. */
-async function prepareJob(name: string, preset: PresetId) {
-  const video = await makeSpeechVideo({ text: TEXT, width: 540, height: 960, fps: 30 });
+async function prepareJob(name: string, preset: PresetId, padSeconds?: number) {
+  const video = await makeSpeechVideo({ text: TEXT, width: 540, height: 960, fps: 30, ...(padSeconds === undefined ? {} : { padSeconds }) });
   const media = await probeMedia(video.path);
   const style = resolveStyle({ preset, video: { width: media.width, height: media.height } });
   const jobId = `job_${name}`;
@@ -150,7 +150,7 @@ for (const preset of ["highlight", "smash"] as const) {
 
 test("the word pass reaches the picture: replaced words are what the cues show, originals kept", async () => {
   const { overlapped, jobId } = await prepareJob("word-pass", "highlight");
-  const pass = await createWordPass({ vocabulary: [], replacements: { bread: "sourdough loaves" }, profanity: "keep" }, NO_LEXICON);
+  const pass = await createWordPass({ vocabulary: [], replacements: { bread: "sourdough loaves" }, profanity: "keep" }, NO_LEXICON, { seconds: 10 });
   const together = await overlapped(engine, new AbortController().signal, pass);
   const shown = together.cues.flatMap((c) => c.lines.flatMap((l) => l.words.map((w) => w.text)));
   assert.deepEqual(shown, together.words.map((w) => w.text));
@@ -166,9 +166,9 @@ function failingEngine(then: () => Promise<never>): SpeechEngine {
   return { ...engine, transcribe: () => then() };
 }
 
-async function stopTest(name: string, speech: SpeechEngine, work: AbortSignal): Promise<unknown> {
+async function stopTest(name: string, speech: SpeechEngine, work: AbortSignal, pass?: WordPass): Promise<unknown> {
   const { overlapped } = await prepareJob(name, "highlight");
-  const outcome = await overlapped(speech, work).then(
+  const outcome = await overlapped(speech, work, pass).then(
     () => assert.fail("the attempt should have stopped"),
     (error: unknown) => error,
   );
@@ -195,4 +195,63 @@ test("the attempt's signal (a cancel, the deadline) stops recognition and the re
   });
   const outcome = await stopTest("canceled", hanging, work.signal);
   assert.equal(outcome, reason);
+});
+
+test("a failing word pass stops recognition and the render, and the attempt ends with its error, nothing left unhandled", async () => {
+  const passFailed = new Error("the word pass broke");
+  // The first words reach the pass, which fails; a cancel comes right after (recognition then ends on it, before
+  // it would have awaited the pass's failure).
+  const work = new AbortController();
+  const recognisedThenCanceled: SpeechEngine = {
+    ...engine,
+    transcribe: async (segment, options) => {
+      const words = await engine.transcribe(segment, options);
+      setImmediate(() => work.abort(new Error("canceled")));
+      return words;
+    },
+  };
+  // The jobs before ended, so the account's concurrency limit leaves room for this one.
+  await database.db.updateTable("jobs").set({ status: "canceled" }).where("status", "in", ["transcribing", "rendering"]).execute();
+  const unhandled: unknown[] = [];
+  const heard = (error: unknown) => void unhandled.push(error);
+  process.on("unhandledRejection", heard);
+  try {
+    const outcome = await stopTest("pass_fails", recognisedThenCanceled, work.signal, () => Promise.reject(passFailed));
+    // An unhandled rejection is reported once the microtasks have run.
+    await new Promise(setImmediate);
+    assert.equal(outcome, passFailed, "the first failure is the attempt's");
+    assert.deepEqual(unhandled, []);
+  } finally {
+    process.off("unhandledRejection", heard);
+  }
+});
+
+test("a cancel while the vocabulary pass works ends the attempt with the cancel, and nothing is left unhandled", async () => {
+  // The jobs of the tests before end here, so the account's concurrency limit leaves room for this one.
+  await database.db.updateTable("jobs").set({ status: "canceled" }).where("status", "not in", ["completed", "failed", "canceled"]).execute();
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on("unhandledRejection", onUnhandled);
+  const vocabulary = await createWordPass({ vocabulary: ["Kubernetes"], replacements: {}, profanity: "keep" }, await defaultPhoneticLexicon(), { seconds: 10 });
+  try {
+    const work = new AbortController();
+    const reason = new Error("canceled");
+    // The cancel comes as the first words reach the pass, with seconds of audio still to read: the pass stops (its
+    // thread with it), and so does recognition, which fails first.
+    const pass: WordPass = (words, signal) => {
+      work.abort(reason);
+      return vocabulary(words, signal);
+    };
+    const { overlapped } = await prepareJob("canceled_pass", "highlight", 10);
+    const outcome = await overlapped(engine, work.signal, pass).then(
+      () => assert.fail("the attempt should have stopped"),
+      (error: unknown) => error,
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(outcome, reason);
+    assert.deepEqual(unhandled, []);
+  } finally {
+    process.off("unhandledRejection", onUnhandled);
+    await vocabulary.close();
+  }
 });

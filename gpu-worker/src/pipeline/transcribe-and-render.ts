@@ -59,6 +59,10 @@ export async function transcribeAndRender(
   const cues: Cue[] = [];
   const words: PassedWord[] = [];
   const feed = new PassThrough({ objectMode: true });
+  // A failure ends the feed with its error (stopOnFailure, below), also before the render reads it, or after the
+  // render failed without reading it at all: the error is the attempt's, reported by the promises below, never
+  // an 'error' event with no one listening (which would end the process).
+  feed.on("error", () => undefined);
   const handOver = (final: Cue[]) => {
     cues.push(...final);
     feed.write(final);
@@ -71,6 +75,9 @@ export async function transcribeAndRender(
       words.push(...passed);
       handOver(cueStream.add(passed, horizon));
     });
+    // A failed pass stops both now; recognition, when it ends, takes the failure from `passing` (until then, or
+    // if recognition fails first, it is heard here rather than left an unhandled rejection).
+    passing.catch((error: unknown) => stopBoth.abort(error));
   };
 
   await ctx.enter("transcribing", input.band[0]);

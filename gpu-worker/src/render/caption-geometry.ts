@@ -1,5 +1,5 @@
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
-import { REFERENCE_LINE_WIDTH } from "@caption/shared/style/font-size";
+import { REFERENCE_LINE_WIDTH } from "@caption/shared/presets/font-size";
 import { shadowOffset } from "@caption/shared/style/geometry";
 import { applyTextCase } from "@caption/shared/style/text-case";
 import type { FontMeasure } from "./font-measure.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { GlobalFonts, createCanvas } from "@napi-rs/canvas";
 import { FONT_FAMILIES, type FontFamily } from "@caption/shared/api/style";
-import { AVERAGE_ADVANCE_EM } from "@caption/shared/style/font-size";
+import { AVERAGE_ADVANCE_EM } from "@caption/shared/presets/font-size";
 import { FALLBACK_FAMILY_NAMES, bundledFamilyName, fontStack, hasRealFace, registerBundledFonts, type FaceStyle, type FaceWeight } from "./fonts.ts";
 
 registerBundledFonts();

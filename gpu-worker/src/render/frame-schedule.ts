@@ -77,6 +77,12 @@ export class FrameSchedule {
   }
 }
 
+/** The millisecond each frame of a constant-rate video shows from, as the caption stream's frames are timed. */
+export function frameGridMs(frameRate: number): (index: number) => number {
+  const toMs = msOnFrameGrid(frameRate);
+  return (index) => toMs(index / frameRate);
+}
+
 /** Milliseconds of the video frame nearest to a time, rounded down so the frame's own timestamp is not before it. */
 function msOnFrameGrid(frameRate: number | null): (t: number) => number {
   if (frameRate === null || !(frameRate > 0)) return (t) => Math.max(0, Math.round(t * 1000));

@@ -56,7 +56,7 @@ export function matroskaHeader(track: MatroskaVideoTrack, options: { alphaTrack?
   const alpha = options.alphaTrack ? [videoTrack(ALPHA_TRACK_NUMBER, GRAY8_FOURCC, [])] : [];
   const marks = options.markTrack ? [videoTrack(MARK_TRACK_NUMBER, GRAY8_FOURCC, [], { width: MARK_SIZE, height: MARK_SIZE })] : [];
   const tracks = master(ID.Tracks, videoTrack(TRACK_NUMBER, YUVA420P_FOURCC, [1]), ...alpha, ...marks);
-  return Buffer.concat([ebmlHeader("matroska"), idBytes(ID.Segment), UNKNOWN_SIZE, segmentInfo(), tracks]);
+  return Buffer.concat([ebmlHeader(), idBytes(ID.Segment), UNKNOWN_SIZE, segmentInfo(), tracks]);
 }
 
 /**

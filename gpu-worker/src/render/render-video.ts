@@ -4,7 +4,6 @@ import type { H264Encoder } from "../media/h264-encoder.ts";
 import { HDR_TO_SDR_FILTER, isHdr, SDR_BT709_TAGS } from "../media/dynamic-range.ts";
 import type { MediaInfo } from "../media/media-info.ts";
 import type { VideoDecoder } from "../media/video-decoder.ts";
-import type { LibvpxChoice } from "../media/vp9-encoder.ts";
 import { limitArg, sourceInputArgs } from "../media/source-input.ts";
 import { animationFor } from "./animations/animation-for.ts";
 import { bandFor, type Band } from "./band-layout.ts";
@@ -44,8 +43,6 @@ export type RenderVideoOptions = CaptionCues & {
   onProgress?: (fraction: number) => void;
   logger?: Logger;
   ffmpegBinary?: string;
-  /** Which libvpx the overlay WebM is encoded with in this process; one that cannot be loaded leaves it to ffmpeg. */
-  libvpx?: LibvpxChoice;
   /**
    * Choose the poster's and the preview strip's frames as the cues come (render/picture-chooser.ts); with a
    * burned video, also take them from its composited frames into `framesPath` (render/picture-track.ts).
@@ -133,20 +130,19 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
     ffmpegBinary: options.ffmpegBinary,
     signal: options.signal,
     logger,
-    libvpx: options.libvpx,
   });
-  const webmByFfmpeg = overlay?.webmByFfmpeg;
+  const webmParts = overlay?.webmParts;
   let result: Awaited<ReturnType<typeof pipeCaptionFrames>>;
   try {
     result = await pipeCaptionFrames({
-      args: ffmpegArgs(options, band, webmByFfmpeg, framesPath),
-      ...(webmByFfmpeg && { alphaTrack: { keyIntervalMs: OVERLAY_WEBM_KEY_INTERVAL_MS } }),
+      args: ffmpegArgs(options, band, webmParts, framesPath),
+      ...(webmParts && { alphaTrack: { keyIntervalMs: OVERLAY_WEBM_KEY_INTERVAL_MS } }),
       markTrack: framesPath !== undefined,
       sinks: overlay?.sinks ?? [],
       band,
       painter: new CaptionPainter(style, band, animation),
       batches: frames(),
-      outputPaths: [options.outputPath, webmByFfmpeg?.colour, webmByFfmpeg?.alpha, framesPath].filter((path) => path !== undefined),
+      outputPaths: [options.outputPath, webmParts?.colour, webmParts?.alpha, framesPath].filter((path) => path !== undefined),
       signal: options.signal,
       logger,
       ffmpegBinary: options.ffmpegBinary,

@@ -4,13 +4,14 @@ import path from "node:path";
 import type { Logger } from "pino";
 import type { Env } from "@caption/shared/config/env";
 import { connectionOptionsFromEnv, createDatabase } from "@caption/shared/db/database";
+import { CONNECTION_BUDGET } from "@caption/shared/db/connection-budget";
 import { retryWhileDatabaseUnavailable, waitForDatabase } from "@caption/shared/db/database-retry";
 import { assertMigrated } from "@caption/shared/db/migrator";
 import { startNotificationListener } from "@caption/shared/db/notification-listener";
-import { JOB_EVENTS_CHANNEL, QUEUES } from "@caption/shared/jobs/catalog";
+import { HEARTBEAT_CHECKS, JOB_EVENTS_CHANNEL, QUEUES } from "@caption/shared/jobs/catalog";
 import { workQueues } from "@caption/shared/jobs/job-handlers";
 import { startQueueClient } from "@caption/shared/jobs/queue-client";
-import { realClock } from "@caption/shared/runtime/clock";
+import { realClock } from "@caption/shared/time/clock";
 import { loadSpeechEngine } from "../asr/engine-registry.ts";
 import { modelFolder } from "../asr/model-folder.ts";
 import { detectHardwarePaths } from "../media/hardware-paths.ts";
@@ -31,19 +32,12 @@ export interface CaptionWorker {
 
 const RELEASE_TIMEOUT_MS = 10_000;
 const GIVE_UP_TIMEOUT_MS = 2000;
-/**
- * How pg-boss notices a dead worker: a running job's heartbeat is refreshed every 5 s and lapses after
- * CAPTION_QUEUE_OPTIONS.heartbeatSeconds (30 s); the workers' supervisor looks for lapsed heartbeats
- * every 5 s. See docs/jobs.md "Job lifecycle" for the retry delay this gives.
- */
-const HEARTBEAT_REFRESH_SECONDS = 5;
-const SUPERVISE_SECONDS = 5;
 
 export async function startCaptionWorker(env: Env, databaseUrl: string, logger: Logger): Promise<CaptionWorker> {
   const workerId = `${hostname()}-${process.pid}-${Date.now().toString(36)}`;
   const log = logger.child({ worker_id: workerId });
   const db = createDatabase(databaseUrl, {
-    max: env.WORKER_CONCURRENCY * 2 + 4,
+    max: CONNECTION_BUDGET.worker.pool(env.WORKER_CONCURRENCY),
     applicationName: "caption-worker",
     ...connectionOptionsFromEnv(env),
     onConnectionLost: (error) => log.warn({ err: error }, "database connection lost"),
@@ -58,6 +52,9 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
   const { encoder, decoder } = await detectHardwarePaths({ binary: env.FFMPEG_PATH, logger: log, asrProvider: engine.provider });
   const store = createResultStore(env);
   const wait = { timeoutSeconds: env.DATABASE_STARTUP_TIMEOUT_SECONDS, logger: log };
+  // How pg-boss notices a dead worker: a running job's heartbeat (JOB_HEARTBEAT_SECONDS, 30 s) is refreshed
+  // and looked for lapsed a sixth of it apart (5 s). See docs/jobs.md "Job lifecycle" for the retry this gives.
+  const superviseSeconds = Math.max(1, Math.round(env.JOB_HEARTBEAT_SECONDS / HEARTBEAT_CHECKS));
   const connect = async () => {
     // A worker never migrates; one that starts before the API has must wait for it as for an outage.
     const registration = await waitForDatabase(async () => {
@@ -66,9 +63,10 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
     }, wait);
     // LISTEN/NOTIFY wakes an idle worker the moment a job is queued; the poll stays every second, as
     // without it, for where notifications cannot arrive (a PgBouncer in transaction mode).
-    const bossOptions = { monitorIntervalSeconds: SUPERVISE_SECONDS, superviseIntervalSeconds: SUPERVISE_SECONDS, useListenNotify: true };
+    const bossOptions = { monitorIntervalSeconds: superviseSeconds, superviseIntervalSeconds: superviseSeconds, useListenNotify: true };
     const boss = await waitForDatabase(
-      () => startQueueClient(databaseUrl, bossOptions, { max: 4, connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }, log),
+      () =>
+        startQueueClient(databaseUrl, bossOptions, { max: CONNECTION_BUDGET.worker.queue, connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }, log),
       wait,
     );
     return { registration, boss };
@@ -118,7 +116,7 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
         batchSize: 1,
         pollingIntervalSeconds: 1,
         notifyPollingIntervalSeconds: 1,
-        heartbeatRefreshSeconds: HEARTBEAT_REFRESH_SECONDS,
+        heartbeatRefreshSeconds: env.JOB_HEARTBEAT_SECONDS / HEARTBEAT_CHECKS,
       },
       async handle(job) {
         const attempt = processJob(pipelineDeps, job.data.job_id, {

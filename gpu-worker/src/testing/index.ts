@@ -8,3 +8,7 @@ export { spokenPrefixWordErrorRate, wordErrorRate } from "./word-error-rate.ts";
 export { brightPixels, brightRows, grayFrame, type GrayFrame } from "./gray-frame.ts";
 export { parseWebVtt, type ParsedVttCue } from "./webvtt.ts";
 export { composeSpeech, type SpeechFixture } from "./speech-fixtures.ts";
+// The hand-weighted SenseVoice model and the speech with marker tones it hears (the images check bakes one in).
+export { markedSpeech, type MarkedSpeech } from "./marked-speech.ts";
+export { kaldiMelBinCentreHz, type Tone } from "./tones.ts";
+export { writeTinySenseVoiceModel, type TinySenseVoiceToken } from "./tiny-sense-voice-model.ts";

@@ -1,3 +1,3 @@
 // The word pass other packages may use: a job's vocabulary snapping, replacements and profanity masking.
-export { createWordPass, type WordPass, type WordPassOptions } from "./word-pass.ts";
+export { createWordPass, vocabularyBudget, type JobWordPass, type WordPass, type WordPassOptions } from "./word-pass.ts";
 export type { PassedWord } from "./passed-word.ts";

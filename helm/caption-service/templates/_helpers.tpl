@@ -39,14 +39,28 @@ app.kubernetes.io/component: {{ .component }}
 {{- printf "%s:%s" .image.repository (default .root.Chart.AppVersion .image.tag) }}
 {{- end }}
 
-{{/* Results must be shared by the API and the workers: a bucket, or a ReadWriteMany volume. */}}
-{{- define "caption.checkStorage" -}}
+{{/* The most API pods that can run at once. */}}
+{{- define "caption.apiReplicasMax" -}}
+{{- if .Values.api.autoscaling.enabled }}{{ .Values.api.autoscaling.maxReplicas }}{{ else }}{{ .Values.api.replicaCount }}{{ end }}
+{{- end }}
+
+{{/* Values that cannot work stop the install with what to set (test/src/deploy/helm-render.test.ts shows each). */}}
+{{- define "caption.checkValues" -}}
 {{- if and (not .Values.config.storageUrl) (not .Values.persistence.existingClaim) }}
-{{- fail "set config.storageUrl (s3://bucket/prefix) or persistence.existingClaim (a ReadWriteMany volume shared by the API and the workers)" }}
+{{- fail "no result storage: set config.storageUrl (s3://bucket/prefix) or persistence.existingClaim (a ReadWriteMany volume shared by the API and the workers)" }}
 {{- end }}
-{{- if and (not .Values.config.storageUrl) (not .Values.secrets.urlSigning.name) }}
-{{- fail "local storage needs secrets.urlSigning.name: every API replica must sign result links with the same key" }}
+{{- $apiPods := int (include "caption.apiReplicasMax" .) }}
+{{- if and (not .Values.config.storageUrl) (not .Values.secrets.urlSigning.name) (gt $apiPods 1) }}
+{{- fail (printf "local storage with up to %d API pods needs secrets.urlSigning.name (a Secret with 32+ random characters): every API pod must sign and check result links with the same key; or set config.storageUrl" $apiPods) }}
 {{- end }}
+{{- if and .Values.worker.keda.enabled (eq .Values.worker.keda.connection "authenticationRef") (not .Values.worker.keda.authenticationRef.name) }}
+{{- fail "worker.keda.enabled with worker.keda.connection=authenticationRef leaves KEDA no way to reach the database: set worker.keda.authenticationRef.name to an existing TriggerAuthentication (or ClusterTriggerAuthentication, with worker.keda.authenticationRef.kind) that gives the postgresql scaler a connection, or set worker.keda.connection=databaseSecret to use secrets.database" }}
+{{- end }}
+{{- end }}
+
+{{/* The job label the PodMonitor gives a component's targets, which the alert rules select: call with (dict "root" $ "component" "api"). */}}
+{{- define "caption.metricsJob" -}}
+{{- printf "%s-%s" (include "caption.fullname" .root) .component }}
 {{- end }}
 
 {{/* Environment shared by every container: database, storage, credentials, telemetry. Call with (dict "root" $ "s3Endpoint" "..."). */}}

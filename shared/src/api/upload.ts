@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { idPattern } from "./ids.ts";
 
 /** The largest video, uploaded or downloaded (413 or the worker's VIDEO_TOO_LARGE beyond). */
 export const MAX_VIDEO_BYTES = 500 * 1024 * 1024;
@@ -8,8 +9,10 @@ export const UPLOAD_URL_TTL_SECONDS = 3600;
 export const FINISHED_UPLOAD_TTL_SECONDS = 24 * 3600;
 /** Unfinished, unexpired uploads an account may hold at once. */
 export const MAX_UNFINISHED_UPLOADS = 10;
+/** Requests one upload URL may have in progress at once in each API process (one writes, one waits its turn); 429 beyond. */
+export const MAX_UPLOAD_REQUESTS_IN_FLIGHT = 2;
 /** `upl_` and a ULID. */
-export const UPLOAD_ID_PATTERN = "^upl_[0-9A-HJKMNP-TV-Z]{26}$";
+export const UPLOAD_ID_PATTERN = idPattern("upl");
 
 export const UploadRequestSchema = Type.Object(
   {

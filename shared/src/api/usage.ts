@@ -10,7 +10,8 @@ export const UsageSchema = Type.Object(
     concurrency_limit: Count,
     stored_bytes: Type.Integer({
       minimum: 0,
-      description: "Bytes the account's kept result files take (until they expire): each job's outputs, and each distinct source video once however many render jobs reuse it",
+      description:
+        "Bytes the account's kept files take (until they expire): each job's outputs, each distinct source video once however many render jobs reuse it, and each finished upload until it is deleted",
     }),
   },
   { additionalProperties: false, $id: "Usage" },

@@ -41,8 +41,18 @@ export const EnvSchema = Type.Object({
   PREVIEW_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 100_000, default: 60, description: "previews per API key and minute, beside the key's general rate" }),
   PREVIEW_STILL_DEADLINE_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 60, default: 2, description: "a PNG or WebP preview not drawn by then is 503" }),
   PREVIEW_CLIP_DEADLINE_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 120, default: 10, description: "an MP4 preview not drawn by then is 503" }),
+  // What an account's uploads may keep in storage at once: finished ones until they are deleted (24 h after
+  // completion) and unfinished ones by their declared size (docs/api.md, Uploads).
+  UPLOAD_QUOTA_BYTES: Type.Integer({ minimum: 1, default: 10 * 1024 ** 3, description: "bytes of uploads one account keeps at once" }),
+  UPLOAD_QUOTA_COUNT: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 200, description: "uploads one account keeps at once" }),
+  // Set by the caption command for the service it starts: /readyz proves the service holds it. `npm start` makes its own.
+  SERVICE_NONCE: Type.Optional(Type.String({ pattern: "^[A-Za-z0-9_-]{43}$" })),
   LOG_LEVEL: LiteralUnion(["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const, { default: "info" }),
   SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 60 }),
+  // How soon a job whose worker died is retried (docs/jobs.md "Job lifecycle"); the same values for the API
+  // (which queues jobs with them) and the workers (which refresh and supervise at a sixth of the heartbeat).
+  JOB_HEARTBEAT_SECONDS: Type.Integer({ minimum: 10, maximum: 600, default: 30, description: "a running job whose worker stops refreshing this long is retried" }),
+  JOB_RETRY_DELAY_SECONDS: Type.Integer({ minimum: 0, maximum: 600, default: 5, description: "the first retry's delay, doubling after" }),
   // How long a job may hold a worker (docs/security.md): the download, each ffprobe run on the
   // source, and transcription + render together (base + factor × the billed duration).
   DOWNLOAD_TIMEOUT_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 3600, default: 180 }),

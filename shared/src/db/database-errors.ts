@@ -28,3 +28,26 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
   return isDatabaseUnavailable(cause, depth + 1);
 }
+
+/** What was wrong with a value PostgreSQL refused: text it cannot hold, too long or out of range, or no value of the type. */
+export type RefusedValue = "text" | "range" | "syntax";
+
+// SQLSTATEs of a value refused for what it is, whatever the query: a request's value no check caught.
+const REFUSED_VALUE_SQLSTATES: Record<string, RefusedValue> = {
+  "22021": "text", // character_not_in_repertoire: a NUL, bytes that are no UTF-8
+  "22P05": "text", // untranslatable_character: no such character in the target encoding
+  "22001": "range", // string_data_right_truncation: longer than its column
+  "22003": "range", // numeric_value_out_of_range
+  "22008": "range", // datetime_field_overflow
+  "54000": "range", // program_limit_exceeded: an index row, an array or a string over PostgreSQL's own limits
+  "22P02": "syntax", // invalid_text_representation: "abc" as an integer, a malformed uuid or JSON
+  "22007": "syntax", // invalid_datetime_format
+};
+
+/** Why PostgreSQL refused a value (the error or its cause), or undefined when the error is of another kind. */
+export function refusedValue(error: unknown, depth = 0): RefusedValue | undefined {
+  if (typeof error !== "object" || error === null || depth > 4) return undefined;
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  if (typeof code === "string" && Object.hasOwn(REFUSED_VALUE_SQLSTATES, code)) return REFUSED_VALUE_SQLSTATES[code];
+  return refusedValue(cause, depth + 1);
+}

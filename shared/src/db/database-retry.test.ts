@@ -1,23 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import pino from "pino";
-import { DatabaseWaitTimeout, retryDelayMs, retryWhileDatabaseUnavailable, waitForDatabase, type RetryClock } from "./database-retry.ts";
+import { manualClock } from "../testing/manual-clock.ts";
+import { DatabaseWaitTimeout, retryDelayMs, retryWhileDatabaseUnavailable, waitForDatabase } from "./database-retry.ts";
 import { isDatabaseUnavailable } from "./database-errors.ts";
 
 /** A clock that only moves when the code under test sleeps. */
-function fakeClock(): RetryClock & { slept: number[] } {
-  let now = 1_000_000;
-  const slept: number[] = [];
-  return {
-    slept,
-    now: () => now,
-    async sleep(ms, signal) {
-      signal?.throwIfAborted();
-      slept.push(ms);
-      now += ms;
-    },
-  };
-}
+const fakeClock = () => manualClock(1_000_000, { sleepsAdvance: true });
 
 const refused = () => Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
 

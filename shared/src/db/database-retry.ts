@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { realClock, type Clock } from "../runtime/clock.ts";
+import { realClock, type Clock } from "../time/clock.ts";
 import { isDatabaseUnavailable } from "./database-errors.ts";
 
 const FIRST_DELAY_MS = 100;

@@ -226,6 +226,8 @@ export interface WebhookAttemptsTable {
 export interface UploadsTable {
   id: string;
   account_id: string;
+  /** The key that created it: the upload URL's requests count against this key's rate. */
+  api_key_id: string;
   size_bytes: number;
   filename: string | null;
   created_at: Timestamp;

@@ -60,9 +60,13 @@ export const WEBHOOKS_CHANNEL = "caption_webhooks";
 /** pg-boss lives in the same database, in its own schema. */
 export const PGBOSS_SCHEMA = "pgboss";
 
+/** A worker refreshes a running job's heartbeat, and looks for lapsed ones, this many times per heartbeat. */
+export const HEARTBEAT_CHECKS = 6;
+
 /**
  * Queue policy for caption jobs. A 600 s 1080p video takes minutes on a CPU worker; the expiry is a
- * backstop, the heartbeat is what notices a dead worker quickly so another one retries the job.
+ * backstop, the heartbeat is what notices a dead worker quickly so another one retries the job. A
+ * deployment's JOB_HEARTBEAT_SECONDS and JOB_RETRY_DELAY_SECONDS replace the two at send time.
  */
 export const CAPTION_QUEUE_OPTIONS = {
   expireInSeconds: 3600,

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { Value } from "@sinclair/typebox/value";
 import { ANIMATIONS, PRESET_IDS, PresetSchema, SUPPORTED_STYLE_FIELDS, type Preset, type PresetId } from "../api/preset.ts";
 import { StyleSchema } from "../api/style.ts";
-import { fontSizeFor } from "../style/font-size.ts";
+import { fontSizeFor } from "./font-size.ts";
 import { PRESETS, getPreset } from "./catalog.ts";
 
 const COLOR_HIGHLIGHT_PRESETS: readonly PresetId[] = ["highlight", "push", "action", "box", "karaoke"];

@@ -1,6 +1,6 @@
 import type { Preset, PresetDefaults, PresetId } from "../api/preset.ts";
 import { SUPPORTED_STYLE_FIELDS } from "../api/preset.ts";
-import { fontSizeFor } from "../style/font-size.ts";
+import { fontSizeFor } from "./font-size.ts";
 
 // How a preset is written down (what it changes from the shared base) and made whole; the 16 are in catalog.ts.
 

@@ -2,22 +2,23 @@ import assert from "node:assert/strict";
 import { EventEmitter } from "node:events";
 import { test } from "node:test";
 import pino from "pino";
+import { manualClock } from "../testing/manual-clock.ts";
 import { onShutdownSignals, SAME_REQUEST_MS } from "./shutdown-signals.ts";
 
 function harness() {
   const target = new EventEmitter();
-  let clock = 0;
+  const clock = manualClock(0);
   const stops: string[] = [];
   const exits: number[] = [];
   onShutdownSignals(
     pino({ level: "silent" }),
     async () => void stops.push("graceful"),
     async () => void stops.push("forceful"),
-    { now: () => clock, target, exit: (code) => exits.push(code) },
+    { now: clock.now, target, exit: (code) => exits.push(code) },
   );
   return {
     signal: (name: string, atMs: number) => {
-      clock = atMs;
+      clock.set(atMs);
       target.emit(name);
     },
     stops,

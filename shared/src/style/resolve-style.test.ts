@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { PRESET_IDS, type PresetId } from "../api/preset.ts";
 import { StyleSchema, type Style } from "../api/style.ts";
 import { getPreset } from "../presets/catalog.ts";
-import { fontSizeFor } from "./font-size.ts";
+import { fontSizeFor } from "../presets/font-size.ts";
 import { resolveStyle, type VideoSize } from "./resolve-style.ts";
 import { ResolvedStyleSchema, type ResolvedStyle } from "./resolved-style.ts";
 

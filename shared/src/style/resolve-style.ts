@@ -1,7 +1,7 @@
 import type { PresetId } from "../api/preset.ts";
 import type { Style } from "../api/style.ts";
 import { getPreset } from "../presets/catalog.ts";
-import { fontSizeFor } from "./font-size.ts";
+import { fontSizeFor } from "../presets/font-size.ts";
 import type { ResolvedStyle } from "./resolved-style.ts";
 
 /** Width of the caption canvas that font sizes, outlines and shadows are given on. */

@@ -1,9 +1,19 @@
-import type { Clock } from "../runtime/clock.ts";
+import type { Clock } from "../time/clock.ts";
 
-/** A clock that stands still until the test moves it. */
+/**
+ * The one clock tests drive: it stands still until the test moves it (`advance`, `set`), or, made with
+ * `{ sleepsAdvance: true }`, moves by each sleep as it is taken (code that only waits on its own sleeps).
+ * Code that takes a `Clock` gets it whole; code that takes `now` gets `clock.now` or `clock.date`.
+ */
 export interface ManualClock extends Clock {
+  /** The clock's time as a Date (for code that takes `now: () => Date`). */
+  date(): Date;
   /** Moves time on by `ms`, running the sleeps and ticks that fall due on the way, in time order. */
   advance(ms: number): void;
+  /** Moves time to `ms` since the epoch (forward, as `advance`; or back, running nothing). */
+  set(ms: number | Date): void;
+  /** Every sleep taken, in milliseconds, in order. */
+  readonly slept: number[];
 }
 
 interface Timer {
@@ -12,14 +22,22 @@ interface Timer {
   fire(): void;
 }
 
-export function manualClock(startMs = Date.UTC(2026, 0, 1)): ManualClock {
-  let now = startMs;
+export function manualClock(start: number | Date = Date.UTC(2026, 0, 1), options: { sleepsAdvance?: boolean } = {}): ManualClock {
+  let now = typeof start === "number" ? start : start.getTime();
   const timers = new Set<Timer>();
-  return {
+  const slept: number[] = [];
+  const clock: ManualClock = {
+    slept,
     now: () => now,
+    date: () => new Date(now),
     sleep(ms, signal) {
       return new Promise<void>((resolve, reject) => {
         if (signal?.aborted) return reject(signal.reason);
+        slept.push(ms);
+        if (options.sleepsAdvance) {
+          now += ms;
+          return resolve();
+        }
         const timer: Timer = { at: now + ms, fire: resolve };
         timers.add(timer);
         signal?.addEventListener("abort", () => {
@@ -51,5 +69,11 @@ export function manualClock(startMs = Date.UTC(2026, 0, 1)): ManualClock {
       }
       now = until;
     },
+    set(to) {
+      const ms = typeof to === "number" ? to : to.getTime();
+      if (ms >= now) clock.advance(ms - now);
+      else now = ms;
+    },
   };
+  return clock;
 }

@@ -30,10 +30,10 @@ const seconds = (duration: string) => {
   return Number(m[1]) * (m[2] === "m" ? 60 : 1);
 };
 
-test("compose.yml: postgres, api and worker built from the Dockerfiles; MinIO only under the s3 profile", () => {
+test("compose.yml: postgres, api and the CPU worker built from the Dockerfiles; MinIO only under the s3 profile", () => {
   assert.deepEqual(Object.keys(base.services).filter((s) => !base.services[s]?.profiles).sort(), ["api", "postgres", "worker"]);
-  for (const [name, dockerfile] of [["api", "docker/control-plane/Dockerfile"], ["worker", "docker/gpu-worker/Dockerfile"]] as const) {
-    const build = base.services[name]?.build;
+  const builds = [["api", base.services.api?.build, "docker/control-plane/Dockerfile"], ["worker", base.services.worker?.build, "docker/cpu-worker/Dockerfile"], ["gpu worker", gpu.services.worker?.build, "docker/gpu-worker/Dockerfile"]] as const;
+  for (const [name, build, dockerfile] of builds) {
     assert.ok(build, name);
     const context = path.resolve(DOCKER_DIR, build.context);
     assert.equal(context, REPO_ROOT, "the build context is the repository root, as the Dockerfiles expect");
@@ -67,8 +67,10 @@ test("compose.yml: the worker starts after the API has migrated and outlasts its
   assert.ok(seconds(worker?.stop_grace_period ?? "0s") > grace + 10, "stop_grace_period must exceed SHUTDOWN_GRACE_SECONDS");
 });
 
-test("compose.gpu.yml hands the worker an NVIDIA GPU with the video capability", () => {
+test("compose.gpu.yml runs the CUDA worker image with an NVIDIA GPU and the video capability", () => {
   assert.deepEqual(Object.keys(gpu.services), ["worker"]);
+  assert.equal(gpu.services.worker?.image, "caption-gpu-worker:local");
+  assert.notEqual(base.services.worker?.image, gpu.services.worker?.image, "the two worker images have names of their own");
   const device = gpu.services.worker?.deploy?.resources.reservations.devices[0];
   assert.equal(device?.driver, "nvidia");
   for (const capability of ["gpu", "video"]) assert.ok(device?.capabilities.includes(capability), capability);

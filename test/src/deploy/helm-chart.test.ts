@@ -97,9 +97,11 @@ describe("templates", () => {
     }
   });
 
-  test("no Secret or ConfigMap is rendered; secret values only come from secretKeyRef", () => {
-    assert.doesNotMatch(allTemplateText, /kind:\s*(Secret|ConfigMap)\b/);
-    assert.doesNotMatch(allTemplateText, /\b(stringData|data):/);
+  test("no Secret is rendered, and no ConfigMap but the dashboard's; secret values only come from secretKeyRef", () => {
+    assert.doesNotMatch(allTemplateText, /kind:\s*Secret\b/);
+    const others = templates.filter((t) => t.name !== "grafana-dashboard.yaml").map((t) => t.text).join("\n");
+    assert.doesNotMatch(others, /kind:\s*ConfigMap\b/);
+    assert.doesNotMatch(others, /\b(stringData|data):/);
     for (const reference of referencedPaths.filter((r) => r.startsWith("secrets."))) {
       assert.match(reference, /\.(name|key|accessKeyIdKey|secretAccessKeyKey)$/, `${reference}: only Secret names and keys may be read`);
     }

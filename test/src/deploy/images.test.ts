@@ -9,9 +9,11 @@ import { nodeCommandOf } from "./project-scripts.ts";
 import { DEFAULT_SILERO_VAD_MODEL } from "@caption/gpu-worker/asr";
 
 const DOCKERIGNORE = readFileSync(path.join(REPO_ROOT, ".dockerignore"), "utf8");
+/** Each Dockerfile in docker/, the npm script its container runs and the workspace it installs. */
 const IMAGES = {
-  "control-plane": { script: "api" },
-  "gpu-worker": { script: "worker" },
+  "control-plane": { script: "api", workspace: "control-plane" },
+  "gpu-worker": { script: "worker", workspace: "gpu-worker" },
+  "cpu-worker": { script: "worker", workspace: "gpu-worker" },
 } as const;
 
 const isUrl = (s: string) => /^https?:\/\//.test(s);
@@ -34,7 +36,12 @@ function localImports(file: string): string[] {
 }
 const stageNames = (instructions: Instruction[]) => instructions.filter((i) => i.keyword === "FROM" && i.args[1]?.toLowerCase() === "as").map((i) => i.args[2]);
 
-for (const [name, { script }] of Object.entries(IMAGES)) {
+test("docker/ holds exactly these Dockerfiles", () => {
+  const dockerfiles = readdirSync(path.join(REPO_ROOT, "docker"), { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(path.join(REPO_ROOT, "docker", d.name, "Dockerfile")));
+  assert.deepEqual(dockerfiles.map((d) => d.name).sort(), Object.keys(IMAGES).sort());
+});
+
+for (const [name, { script, workspace }] of Object.entries(IMAGES)) {
   describe(`docker/${name}/Dockerfile`, () => {
     const instructions = readDockerfile(path.join(REPO_ROOT, "docker", name, "Dockerfile"));
 
@@ -54,7 +61,7 @@ for (const [name, { script }] of Object.entries(IMAGES)) {
         .filter((i) => i.keyword === "COPY" && i.flags.from === undefined)
         .flatMap((i) => i.args.slice(0, -1))
         .filter((source) => source.endsWith("/src"));
-      assert.ok(copied.includes("shared/src") && copied.includes(`${name}/src`), copied.join(" "));
+      assert.ok(copied.includes("shared/src") && copied.includes(`${workspace}/src`), copied.join(" "));
       const taken = copied.flatMap(filesUnder).filter((file) => file.endsWith(".ts") && !isIgnored(DOCKERIGNORE, file));
       assert.ok(taken.length > 20);
       for (const file of taken) {
@@ -88,7 +95,7 @@ for (const [name, { script }] of Object.entries(IMAGES)) {
       assert.ok(instructions.filter((i) => i.keyword === "FROM").length >= 2);
       const install = instructions.find((i) => i.keyword === "RUN" && i.args.includes("ci"));
       assert.ok(install, "npm ci");
-      for (const flag of ["--omit=dev", "--ignore-scripts", `--workspace`, name]) assert.ok(install.args.includes(flag), `npm ci lacks ${flag}`);
+      for (const flag of ["--omit=dev", "--ignore-scripts", `--workspace`, workspace]) assert.ok(install.args.includes(flag), `npm ci lacks ${flag}`);
     });
 
     test("sets only variables the service reads", () => {
@@ -97,9 +104,9 @@ for (const [name, { script }] of Object.entries(IMAGES)) {
   });
 }
 
-describe("docker/gpu-worker/Dockerfile specifics", () => {
-  const instructions = readDockerfile(path.join(REPO_ROOT, "docker", "gpu-worker", "Dockerfile"));
-  const text = readFileSync(path.join(REPO_ROOT, "docker", "gpu-worker", "Dockerfile"), "utf8");
+for (const worker of ["gpu-worker", "cpu-worker"] as const) describe(`docker/${worker}/Dockerfile specifics`, () => {
+  const instructions = readDockerfile(path.join(REPO_ROOT, "docker", worker, "Dockerfile"));
+  const text = readFileSync(path.join(REPO_ROOT, "docker", worker, "Dockerfile"), "utf8");
 
   test("the runtime stage has the system packages scripts/setup.sh installs for the worker", () => {
     const setup = readFileSync(path.join(REPO_ROOT, "scripts", "setup.sh"), "utf8");
@@ -107,10 +114,16 @@ describe("docker/gpu-worker/Dockerfile specifics", () => {
     assert.ok(needed.includes("ffmpeg") && needed.includes("pocketsphinx"));
     const lastFrom = instructions.findLastIndex((i) => i.keyword === "FROM");
     const installed = instructions.slice(lastFrom).filter((i) => i.keyword === "RUN").flatMap((i) => i.args);
-    // flite and openssl make test media and the test CA, chromium opens /docs in the tests; nothing in the worker runs them.
-    for (const pkg of needed.filter((p) => !["flite", "openssl", "chromium"].includes(p))) assert.ok(installed.includes(pkg), `runtime image lacks ${pkg}`);
-    assert.match(instructions[lastFrom]?.args[0] ?? "", /^\$\{CUDA_IMAGE\}$/);
-    assert.match(text, /ARG CUDA_IMAGE=nvidia\/cuda:12\.[0-9.]+-runtime-ubuntu/);
+    // openssl makes the test CA, chromium opens /docs in the tests, promtool checks the alert rules; nothing in the worker runs them.
+    for (const pkg of needed.filter((p) => !["openssl", "chromium", "prometheus"].includes(p))) assert.ok(installed.includes(pkg), `runtime image lacks ${pkg}`);
+    if (worker === "gpu-worker") {
+      assert.match(instructions[lastFrom]?.args[0] ?? "", /^\$\{CUDA_IMAGE\}$/);
+      assert.match(text, /ARG CUDA_IMAGE=nvidia\/cuda:12\.[0-9.]+-runtime-ubuntu/);
+    } else {
+      // Debian bookworm: its ffmpeg links libvpx 1.12, which the worker drives in-process.
+      assert.match(instructions[lastFrom]?.args[0] ?? "", /^\$\{NODE_IMAGE\}$/);
+      assert.match(text, /ARG NODE_IMAGE=node:24-bookworm-slim\n/);
+    }
   });
 
   test("the build installs a manifest model into ASR_MODEL_DIR", () => {
@@ -135,8 +148,8 @@ describe("docker/gpu-worker/Dockerfile specifics", () => {
     assert.equal(isIgnored(DOCKERIGNORE, installed), true, installed);
   });
 
-  test("NVENC/NVDEC: the driver's video libraries are requested and tini forwards SIGTERM", () => {
-    assert.match(envOf(instructions).get("NVIDIA_DRIVER_CAPABILITIES") ?? "", /\bvideo\b/);
+  test("tini forwards SIGTERM; on the GPU image the driver's video libraries (NVENC/NVDEC) are requested", () => {
+    if (worker === "gpu-worker") assert.match(envOf(instructions).get("NVIDIA_DRIVER_CAPABILITIES") ?? "", /\bvideo\b/);
     assert.deepEqual(instructions.find((i) => i.keyword === "ENTRYPOINT")?.args, ["/usr/bin/tini", "--"]);
   });
 });

@@ -42,6 +42,13 @@ describe("the lint rule on package boundaries and layers", () => {
     ["test/src/e2e/x.test.ts", "@caption/gpu-worker/media", "allowed"],
     ["bench/src/api/x.ts", "@caption/control-plane", "allowed"],
     ["gpu-worker/src/render/x.ts", "@caption/shared/style/resolved-style", "allowed"],
+    // up shared's layers: presets under style, clocks under the database
+    ["shared/src/presets/x.ts", "../style/resolve-style.ts", "refused"],
+    ["shared/src/db/x.ts", "../runtime/startup-failure.ts", "refused"],
+    ["shared/src/api/x.ts", "../config/env.ts", "refused"],
+    ["shared/src/style/x.ts", "../presets/catalog.ts", "allowed"],
+    ["shared/src/db/x.ts", "../time/clock.ts", "allowed"],
+    ["shared/src/db/migrations/x.ts", "../../jobs/catalog.ts", "refused"],
     // up the control plane's layers
     ["control-plane/src/services/x.ts", "../http/api-error.ts", "refused"],
     ["control-plane/src/db/x.ts", "../services/job-service.ts", "refused"],

@@ -96,8 +96,11 @@ describe("cancel while rendering", () => {
 describe("workers that stop mid-job", () => {
   let service: TestService;
   const workers: ServiceProcess[] = [];
+  // The shortest heartbeat pg-boss takes and a one-second retry: a dead worker's job is retried in about
+  // 12 s rather than the 30–46 s of the defaults (docs/jobs.md), by the same mechanism.
+  const timing = { JOB_HEARTBEAT_SECONDS: "10", JOB_RETRY_DELAY_SECONDS: "1" };
   before(async () => {
-    service = await startTestService({ worker: false });
+    service = await startTestService({ worker: false, env: timing });
   });
   after(async () => {
     for (const worker of workers) {
@@ -112,7 +115,7 @@ describe("workers that stop mid-job", () => {
     // Its own process group, so the kill takes its ffmpeg and recognizer with it, as a crashed pod would.
     const worker = spawnService(
       "worker",
-      { DATABASE_URL: service.database.url, DATA_DIR: service.dataDir, ALLOW_PRIVATE_VIDEO_URLS: "true", LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn", WORKER_CONCURRENCY: "1", PROCESSING_DEADLINE_BASE_SECONDS: "600", ...env },
+      { DATABASE_URL: service.database.url, DATA_DIR: service.dataDir, ALLOW_PRIVATE_VIDEO_URLS: "true", LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn", WORKER_CONCURRENCY: "1", PROCESSING_DEADLINE_BASE_SECONDS: "600", ...timing, ...env },
       { detached: true },
     );
     workers.push(worker);

@@ -91,7 +91,9 @@ describe("a job with output kind both", () => {
     assert.deepEqual([overlay.codec_name, overlay.width, overlay.height, overlay.alpha_mode], ["vp9", String(WIDTH), String(HEIGHT), "1"]);
     const prores = await probe(mov);
     assert.deepEqual([prores.codec_name, prores.profile, prores.width, prores.height], ["prores", "4444", String(WIDTH), String(HEIGHT)]);
+    // Both constant-rate: one frame per frame of the video (the WebM's unchanged ones show the last again).
     assert.equal(Number(prores.nb_read_packets), Math.round(source.durationSeconds * FPS));
+    assert.equal(Number(overlay.nb_read_packets), Math.round(source.durationSeconds * FPS));
     assert.ok(Math.abs(Number(overlay.duration) - source.durationSeconds) <= 1 / FPS + 0.001, `${overlay.duration} s of ${source.durationSeconds}`);
     assert.equal((await download(both.video?.overlay_urls?.mov_url)).type, "video/quicktime");
     const ledger = await service.database.db.selectFrom("credit_ledger").select(["kind", "seconds"]).where("job_id", "=", both.id).where("kind", "=", "charge").execute();

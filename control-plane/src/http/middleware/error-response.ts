@@ -1,7 +1,7 @@
 import type { Middleware } from "koa";
-import { isDatabaseUnavailable } from "@caption/shared/db/database-errors";
+import { isDatabaseUnavailable, refusedValue, type RefusedValue } from "@caption/shared/db/database-errors";
 import type { ApiErrorCode } from "@caption/shared/errors/codes";
-import { ServiceError, serviceUnavailable } from "../../services/service-error.ts";
+import { invalidRequest, ServiceError, serviceUnavailable } from "../../services/service-error.ts";
 import type { AppState } from "../app-state.ts";
 
 const STATUS: Record<ApiErrorCode, number> = {
@@ -36,7 +36,15 @@ interface ErrorResponse {
   code: ApiErrorCode;
   message: string;
   headers: Record<string, string>;
+  /** Set when PostgreSQL refused one of the request's values: a 400 all the same, and a check to add. */
+  refusedBy?: "database";
 }
+
+const REFUSED_VALUE_MESSAGES: Record<RefusedValue, string> = {
+  text: "the request holds text the service cannot store: a NUL character or a byte sequence that is no UTF-8",
+  range: "a value in the request is too long or out of range",
+  syntax: "a value in the request is malformed",
+};
 
 /**
  * Maps every error to the interface's error body `{error:{code,message,request_id}}` with its status and
@@ -49,7 +57,8 @@ export function errorResponse(): Middleware<AppState> {
     } catch (error) {
       const response = toErrorResponse(error);
       // An outage answered with 503 is expected and logged as a warning; anything else 5xx is a defect.
-      if (response.status === 503) ctx.state.log.warn({ cause: (error as Error).message }, "request failed: service unavailable");
+      if (response.refusedBy === "database") ctx.state.log.warn({ err: error }, "request refused by the database: a value no check caught");
+      else if (response.status === 503) ctx.state.log.warn({ cause: (error as Error).message }, "request failed: service unavailable");
       else if (response.status >= 500) ctx.state.log.error({ err: error }, "request failed");
       ctx.status = response.status;
       ctx.set(response.headers);
@@ -65,6 +74,9 @@ function toErrorResponse(error: unknown): ErrorResponse {
     return { status, code: CODE_OF_STATUS[status] ?? "INVALID_REQUEST", message: (error as Error).message, headers: {} };
   }
   if (isDatabaseUnavailable(error)) return fromServiceError(serviceUnavailable());
+  // The last line: a value no check caught, refused by PostgreSQL for what it is, is the client's error.
+  const refused = refusedValue(error);
+  if (refused) return { ...fromServiceError(invalidRequest(REFUSED_VALUE_MESSAGES[refused])), refusedBy: "database" };
   return fromServiceError(new ServiceError("INTERNAL_ERROR", "internal error"));
 }
 

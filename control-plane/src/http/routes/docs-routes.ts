@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { LiteralUnion } from "@caption/shared/api/style";
 import { baseUrlOf } from "../base-url.ts";
 import { defineRoute } from "../route-spec.ts";
 
@@ -83,12 +84,10 @@ export const docsRoutes = [
     method: "get",
     path: "/docs/assets/{file}",
     auth: "none",
-    params: { file: { description: "An asset of the page" } },
+    params: { file: { names: "asset", schema: LiteralUnion(Object.keys(ASSETS), { description: "An asset of the page" }) } },
     responses: {},
     async handle(ctx) {
       const file = ctx.params.file ?? "";
-      // Own names only: `constructor` and the like are no assets. Anything else is 404 NOT_FOUND, like any unknown path.
-      if (!Object.hasOwn(ASSETS, file)) return;
       const type = ASSETS[file]!;
       ctx.set("Cache-Control", "public, max-age=86400");
       ctx.type = type;

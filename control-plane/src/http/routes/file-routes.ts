@@ -5,11 +5,12 @@ import { TranscriptSchema } from "@caption/shared/api/transcript";
 import { resultContentType, SERVED_FILES } from "@caption/shared/storage/result-files";
 import send from "send";
 import { contentDisposition } from "../../storage/download-headers.ts";
+import { EXPIRES_PATTERN, SIGNATURE_PATTERN } from "../../storage/signed-url.ts";
 import { notFound, ServiceError } from "../../services/service-error.ts";
 import { error, ref } from "../openapi-parts.ts";
+import { resultFileParams } from "../path-params.ts";
 import { defineRoute } from "../route-spec.ts";
 
-const SEGMENT = /^[A-Za-z0-9_.-]{1,128}$/;
 const linkInvalid = () => new ServiceError("LINK_EXPIRED_OR_INVALID", "this download link is invalid or has expired; fetch the job again for fresh links");
 
 /** The media types result files are served with (SERVED_FILES), each with its schema. */
@@ -39,14 +40,11 @@ export const fileRoutes = [
         "The links in a completed Job (video.url, poster_url, preview_strip_url and overlay_urls, subtitles.srt_url, vtt_url, ass_url, transcript_url and quality_url) point here; they need no API key and expire with the files. Supports Range requests.",
     },
     auth: "none",
-    params: {
-      job: { description: "The job's id" },
-      file: { description: "The result file", schema: { type: "string", enum: SERVED_FILES.map((file) => file.name) } },
-    },
+    params: resultFileParams,
     query: {
       schema: Type.Object({
-        expires: Type.String({ description: "Unix time the link stops working" }),
-        signature: Type.String({ description: "HMAC of the file and expiry" }),
+        expires: Type.String({ pattern: EXPIRES_PATTERN, description: "Unix time the link stops working" }),
+        signature: Type.String({ pattern: SIGNATURE_PATTERN, description: "HMAC of the file and expiry" }),
       }),
       refuse: linkInvalid,
     },
@@ -62,9 +60,8 @@ export const fileRoutes = [
     async handle(ctx, { deps, query }) {
       const root = deps.localFilesRoot!;
       const { job = "", file: name = "" } = ctx.params;
-      if (!SEGMENT.test(job) || !SEGMENT.test(name) || name.startsWith(".")) throw notFound("file");
       const key = `${job}/${name}`;
-      const { expires, signature } = query();
+      const { expires, signature } = query;
       if (!deps.signer.verify(key, expires, signature, deps.now())) throw linkInvalid();
       // Koa starts every response at 404; send only sets the status for ranges and errors.
       ctx.status = 200;

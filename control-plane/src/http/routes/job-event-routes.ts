@@ -4,7 +4,8 @@ import { JobEventSchema } from "@caption/shared/api/job-event";
 import { MAX_EVENT_STREAMS_PER_KEY } from "../../services/event-stream-leases.ts";
 import { openJobEventStream } from "../../services/job-event-stream.ts";
 import { principalOf } from "../middleware/authenticate.ts";
-import { keyRefusals, notFoundError, rateLimited, ref } from "../openapi-parts.ts";
+import { notFoundError, rateLimited, ref } from "../openapi-parts.ts";
+import { jobIdParam } from "../path-params.ts";
 import { defineRoute } from "../route-spec.ts";
 
 /**
@@ -27,7 +28,7 @@ export const jobEventRoutes = [
         `At most ${MAX_EVENT_STREAMS_PER_KEY} streams are open at once per API key (over all replicas); another is 429 RATE_LIMITED with Retry-After.`,
     },
     auth: { scope: "subtitles:read", checkedBy: "middleware" },
-    params: { id: { description: "The job's id (job_…)" } },
+    params: { id: jobIdParam },
     headers: { "Last-Event-ID": "Resume after this event id" },
     responses: {
       "200": {
@@ -40,7 +41,6 @@ export const jobEventRoutes = [
         },
       },
       "204": { description: "The job is finished and Last-Event-ID is its last event: nothing more will come (EventSource stops reconnecting)" },
-      ...keyRefusals(),
       ...notFoundError,
       "429": { ...rateLimited, description: `RATE_LIMITED: the key's requests per minute are used up, or it has ${MAX_EVENT_STREAMS_PER_KEY} event streams open` },
     },

@@ -8,7 +8,8 @@ import { submitJob } from "../../services/submission-service.ts";
 import { getUsage } from "../../services/usage-service.ts";
 import { baseUrlOf } from "../base-url.ts";
 import { actFor, bearerKey, principalOf } from "../middleware/authenticate.ts";
-import { error, jobCreationErrors, json, keyRefusals, notFoundError, retryAfter } from "../openapi-parts.ts";
+import { error, jobCreationErrors, json, notFoundError, retryAfter } from "../openapi-parts.ts";
+import { jobIdParam } from "../path-params.ts";
 import { defineRoute } from "../route-spec.ts";
 import { createValidator } from "../validation.ts";
 
@@ -17,7 +18,7 @@ import { createValidator } from "../validation.ts";
 const editedWord = createValidator(EditedWordSchema);
 const wordShape = (word: unknown, index: number) => editedWord.problemAt(word, `/words/${index}`);
 const POLL_SECONDS = "5";
-const jobId = { id: { description: "The job's id (job_…)" } };
+const jobId = { id: jobIdParam };
 
 /** The authenticated job API: submit, poll, cancel, render again, usage. */
 export const jobRoutes = [
@@ -67,7 +68,6 @@ export const jobRoutes = [
     params: jobId,
     responses: {
       "200": { description: "The job; non-terminal responses carry Retry-After: 5", headers: retryAfter, ...json(JobSchema) },
-      ...keyRefusals(),
       ...notFoundError,
     },
     async handle(ctx, { deps }) {
@@ -89,7 +89,7 @@ export const jobRoutes = [
     },
     auth: { scope: "subtitles:write", checkedBy: "middleware" },
     params: jobId,
-    responses: { "200": { description: "Current status after the request", ...json(CancelResponseSchema) }, ...keyRefusals(), ...notFoundError },
+    responses: { "200": { description: "Current status after the request", ...json(CancelResponseSchema) }, ...notFoundError },
     async handle(ctx, { deps }) {
       const result = await cancelJob(deps.db, principalOf(ctx.state).accountId, ctx.params.id ?? "");
       ctx.state.log.info({ job_id: result.id, status: result.status }, "cancel requested");
@@ -143,7 +143,7 @@ export const jobRoutes = [
       description: "The account's balance from its credit ledger, its unfinished jobs and its concurrency limit.",
     },
     auth: { scope: "subtitles:read", checkedBy: "middleware" },
-    responses: { "200": { description: "Usage", ...json(UsageSchema) }, ...keyRefusals() },
+    responses: { "200": { description: "Usage", ...json(UsageSchema) } },
     async handle(ctx, { deps }) {
       ctx.set("Cache-Control", "no-store");
       ctx.body = await getUsage(deps.db, principalOf(ctx.state).accountId);

@@ -2,7 +2,7 @@ import { PREVIEW_CONTENT_TYPES, PreviewRequestSchema } from "@caption/shared/api
 import { ErrorBodySchema } from "@caption/shared/api/error";
 import { requestPreview } from "../../services/preview-service.ts";
 import { principalOf } from "../middleware/authenticate.ts";
-import { error, json, keyRefusals, retryAfter } from "../openapi-parts.ts";
+import { error, json, retryAfter } from "../openapi-parts.ts";
 import { defineRoute } from "../route-spec.ts";
 
 /** POST /v1/previews: a still or a short clip of a look, answered with its bytes; no job, no charge. */
@@ -28,7 +28,6 @@ export const previewRoutes = [
         content: Object.fromEntries(Object.values(PREVIEW_CONTENT_TYPES).map((type) => [type, { schema: { type: "string", contentMediaType: type } }])),
       },
       "400": error("Invalid request, naming the field: sizes over 1920 × 1080 either way or odd for mp4, at outside the words, text over 500 characters, an unknown format, text and words together… (INVALID_REQUEST)"),
-      ...keyRefusals("Missing or invalid API key (UNAUTHORIZED, INSUFFICIENT_SCOPE)"),
       "404": error("background.job_id is no job of the account (NOT_FOUND)"),
       "409": error("background.job_id is not completed, or its files have expired (SOURCE_NOT_RENDERABLE)"),
       "413": error("The body is over 64 KiB (PAYLOAD_TOO_LARGE)"),

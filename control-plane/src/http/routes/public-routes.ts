@@ -5,6 +5,7 @@ import { sql } from "kysely";
 import { buildOpenApiDocument } from "../openapi.ts";
 import { json } from "../openapi-parts.ts";
 import { baseUrlOf } from "../base-url.ts";
+import { CHALLENGE_HEADER, identityProof, isToken, PROOF_HEADER } from "../../services/service-identity.ts";
 import { defineRoute, type RouteSpec } from "../route-spec.ts";
 
 const presetsBody = { presets: PRESETS };
@@ -68,8 +69,14 @@ export const publicRoutes = [
     method: "get",
     path: "/readyz",
     auth: "none",
+    headers: { [CHALLENGE_HEADER]: "a local client's challenge: a service given a nonce answers it in X-Caption-Proof (service-identity.ts)" },
     responses: {},
     async handle(ctx, { deps }) {
+      const challenge = ctx.get(CHALLENGE_HEADER);
+      if (deps.identityNonce !== undefined && isToken(challenge)) {
+        ctx.set(PROOF_HEADER, identityProof(deps.identityNonce, challenge));
+        ctx.set("Cache-Control", "no-store");
+      }
       try {
         await sql`SELECT 1`.execute(deps.db);
         const migrated = await migrationsApplied(deps.db);

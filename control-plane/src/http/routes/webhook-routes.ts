@@ -8,11 +8,11 @@ import {
   listWebhookEndpoints,
 } from "../../services/webhook-endpoint-service.ts";
 import { principalOf } from "../middleware/authenticate.ts";
-import { error, json, keyRefusals, notFoundError } from "../openapi-parts.ts";
+import { error, json, notFoundError } from "../openapi-parts.ts";
+import { webhookEndpointIdParam } from "../path-params.ts";
 import { defineRoute } from "../route-spec.ts";
 
-const endpointId = { id: { description: "The webhook endpoint's id (we_…)" } };
-const writeRefusals = keyRefusals("UNAUTHORIZED, INSUFFICIENT_SCOPE");
+const endpointId = { id: webhookEndpointIdParam };
 
 /** Account-level webhook endpoints: register (secret shown once), list, enable again, delete, and their recent deliveries. */
 export const webhookRoutes = [
@@ -30,7 +30,6 @@ export const webhookRoutes = [
     responses: {
       "201": { description: "The endpoint with its signing secret", ...json(WebhookEndpointCreatedSchema) },
       "400": error(`INVALID_REQUEST: a rule broken, a URL that is not HTTPS or points to a private address, or ${MAX_WEBHOOK_ENDPOINTS} endpoints already`),
-      ...writeRefusals,
     },
     async handle(ctx, { deps, body: request }) {
       const created = await createWebhookEndpoint(deps.db, principalOf(ctx.state).accountId, request, { ...deps.webhookUrls, now: deps.now });
@@ -50,7 +49,7 @@ export const webhookRoutes = [
       description: "Every endpoint of the account, oldest first, without secrets.",
     },
     auth: { scope: "subtitles:read", checkedBy: "middleware" },
-    responses: { "200": { description: "The endpoints", ...json(WebhookEndpointListSchema) }, ...keyRefusals() },
+    responses: { "200": { description: "The endpoints", ...json(WebhookEndpointListSchema) } },
     async handle(ctx, { deps }) {
       ctx.set("Cache-Control", "no-store");
       ctx.body = await listWebhookEndpoints(deps.db, principalOf(ctx.state).accountId);
@@ -67,7 +66,7 @@ export const webhookRoutes = [
     },
     auth: { scope: "subtitles:write", checkedBy: "middleware" },
     params: endpointId,
-    responses: { "204": { description: "Removed" }, ...writeRefusals, ...notFoundError },
+    responses: { "204": { description: "Removed" }, ...notFoundError },
     async handle(ctx, { deps }) {
       await deleteWebhookEndpoint(deps.db, principalOf(ctx.state).accountId, ctx.params.id ?? "");
       ctx.state.log.info({ webhook_endpoint_id: ctx.params.id }, "webhook endpoint deleted");
@@ -89,7 +88,6 @@ export const webhookRoutes = [
     params: endpointId,
     responses: {
       "200": { description: "The endpoint, enabled", ...json(WebhookEndpointSchema) },
-      ...writeRefusals,
       ...notFoundError,
     },
     async handle(ctx, { deps }) {
@@ -110,7 +108,7 @@ export const webhookRoutes = [
     },
     auth: { scope: "subtitles:read", checkedBy: "middleware" },
     params: endpointId,
-    responses: { "200": { description: "The deliveries", ...json(WebhookDeliveryListSchema) }, ...keyRefusals(), ...notFoundError },
+    responses: { "200": { description: "The deliveries", ...json(WebhookDeliveryListSchema) }, ...notFoundError },
     async handle(ctx, { deps }) {
       ctx.set("Cache-Control", "no-store");
       ctx.body = await listWebhookDeliveries(deps.db, principalOf(ctx.state).accountId, ctx.params.id ?? "");

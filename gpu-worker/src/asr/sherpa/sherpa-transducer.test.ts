@@ -138,8 +138,8 @@ test("a job's vocabulary on the transducer: its hotwords, then the post-pass wri
   const words = await engine.transcribe({ start: 0, samples }, { language: "auto", signal, vocabulary });
   assert.deepEqual(texts(words), ["hello", "world", "kathy"], "the hotword reached the decoder");
   for (const word of words) assert.ok(word.confidence !== undefined && word.confidence > 0 && word.confidence <= 1, JSON.stringify(word));
-  const pass = await createWordPass({ vocabulary, replacements: {}, profanity: "keep" }, await defaultPhoneticLexicon(), signal);
-  const passed = await pass(words);
+  const pass = await createWordPass({ vocabulary, replacements: {}, profanity: "keep" }, await defaultPhoneticLexicon(), { seconds: 2.2, signal });
+  const passed = await pass(words).finally(() => pass.close());
   assert.deepEqual(texts(passed), ["hello", "world", "Kathy"]);
   assert.deepEqual(passed[2], { ...words[2]!, text: "Kathy", original: "kathy", vocabulary: true });
   const outcome = await biasingOutcome(engine, vocabulary, await defaultPhoneticLexicon());

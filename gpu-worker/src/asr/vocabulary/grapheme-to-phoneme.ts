@@ -50,15 +50,19 @@ export async function pronounce(words: readonly string[], options: GraphemeToPho
   return result;
 }
 
+// A word is the customer's text and may start with "-" (a term such as "-fnotes.txt"): it must reach each program as
+// text, never as an option. espeak-ng takes "--" as the end of its options (without it, `-f` read a file). t2p parses
+// its arguments with flite's cst_args, which takes any argument starting with "-" as an option and knows no "--" (it
+// prints its usage); flite's tokenizer skips leading white space, so a space before the word keeps it a word.
 async function t2p(word: string, options: GraphemeToPhonemeOptions): Promise<string[] | null> {
-  const run = await execa(options.t2p ?? T2P_BINARY, [word], { reject: false, timeout: TIMEOUT_MS, cancelSignal: options.signal, stdin: "ignore" });
+  const run = await execa(options.t2p ?? T2P_BINARY, [` ${word}`], { reject: false, timeout: TIMEOUT_MS, cancelSignal: options.signal, stdin: "ignore" });
   if (run.exitCode !== 0 || typeof run.stdout !== "string") return null;
   return fromFlite(run.stdout.split(/\s+/u).filter((phone) => phone !== "" && phone !== "pau"));
 }
 
 /** One espeak-ng run for all the words: each comes back as one space-separated group of `_`-joined phonemes. */
 async function espeakWords(words: readonly string[], options: GraphemeToPhonemeOptions): Promise<(string[] | null)[]> {
-  const run = await execa(options.espeak ?? ESPEAK_BINARY, ["-q", "-v", "en-us", "--ipa", "--sep=_", words.join(" ")], {
+  const run = await execa(options.espeak ?? ESPEAK_BINARY, ["-q", "-v", "en-us", "--ipa", "--sep=_", "--", words.join(" ")], {
     reject: false,
     timeout: TIMEOUT_MS,
     cancelSignal: options.signal,
