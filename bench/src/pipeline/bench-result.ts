@@ -33,6 +33,12 @@ export const JobRunSchema = Type.Object({
   frames_drawn: Type.Integer({ minimum: 0 }),
   /** CPU time of the service's process tree (API, worker, its ffmpeg and recognizer, PostgreSQL) from submit to completed. Absent in older results. */
   cpu_ms: Type.Optional(Ms),
+  /**
+   * cpu_ms by part: the service's node process (API and worker: HTTP, PostgreSQL's client, voice detection,
+   * caption drawing, files), each command under it (PostgreSQL, the recognizer), and the ffmpeg and ffprobe runs
+   * by what they are for. Absent in older results.
+   */
+  cpu_parts_ms: Type.Optional(Type.Record(Type.String(), Ms)),
   floor: Cost,
 });
 

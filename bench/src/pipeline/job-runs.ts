@@ -8,7 +8,8 @@ import type { JobRun } from "./bench-result.ts";
 import { clipOf, type BenchVideo } from "./bench-videos.ts";
 import { measureFloor } from "./floor-encode.ts";
 import type { ProgressBar } from "./progress-bar.ts";
-import { treeCpuMs } from "./tree-cpu.ts";
+import { toolCpuLog } from "./tool-cpu.ts";
+import { treeCpuMs, type TreeCpu } from "./tree-cpu.ts";
 import { sampleTreeMemory } from "./tree-memory.ts";
 
 export interface JobRunsOptions {
@@ -30,7 +31,8 @@ export interface JobRunsOptions {
 export async function measureJobs(options: JobRunsOptions): Promise<Word[]> {
   const { plan, videos, progress } = options;
   progress.start(stepLabel.service);
-  return withBenchService({ videos, dataDir: path.join(options.workDir, "service"), workerConcurrency: 1 }, async ({ service, videoUrl }) => {
+  const tools = await toolCpuLog(options.workDir);
+  return withBenchService({ videos, dataDir: path.join(options.workDir, "service"), workerConcurrency: 1, env: tools.env }, async ({ service, videoUrl }) => {
     // Ready to take jobs: the first one's time leaves out loading the engine.
     await service.waitForLine((entry) => entry.msg === "speech engine ready");
     const credits = plan.jobs.reduce((sum, clip) => sum + clip.seconds + 2, 0);
@@ -41,11 +43,13 @@ export async function measureJobs(options: JobRunsOptions): Promise<Word[]> {
       progress.start(stepLabel.job(clip));
       const memory = sampleTreeMemory(service.pid, { exclude: (command) => command === "postgres" });
       const cpuBefore = await treeCpuMs(service.pid);
+      const { runs: toolRunsBefore } = await tools.read();
       const started = performance.now();
       const id = await submitJob(service, key, { video_url: videoUrl(videoKey(clip)), preset: JOB_PRESET });
       const job = await waitForJob(service, key, id, (percent) => progress.advance(percent / 100));
       const wallMs = Math.round(performance.now() - started);
       const cpuAfter = await treeCpuMs(service.pid);
+      const toolCpu = (await tools.read(toolRunsBefore)).byPart;
       const peak = await memory.stop();
       if (job.status !== "completed") throw new Error(`job ${id} ended ${job.status}: ${JSON.stringify(job.error)}; see ${service.logFile}`);
       const completion = await service.waitForLine((entry) => entry.msg === "job completed" && entry.job_id === id);
@@ -63,9 +67,27 @@ export async function measureJobs(options: JobRunsOptions): Promise<Word[]> {
         rss_at_peak: peak.atPeak,
         frames_drawn: Number(completion.frames_drawn ?? 0),
         cpu_ms: Math.round(cpuAfter.rootMs + cpuAfter.descendantsMs - cpuBefore.rootMs - cpuBefore.descendantsMs),
+        cpu_parts_ms: cpuParts(cpuBefore, cpuAfter, toolCpu),
         floor,
       });
     }
     return words;
   });
+}
+
+/**
+ * A job's CPU by part: the service's node process, each command under it, and the tools it ran (inside what the
+ * node process reaped) by what they were for; what else it reaped (the tools' wrappers) as the rest.
+ */
+export function cpuParts(before: TreeCpu, after: TreeCpu, tools: Record<string, number>): Record<string, number> {
+  const parts: Record<string, number> = { "node (API and worker)": after.rootMs - before.rootMs };
+  for (const [command, ms] of Object.entries(after.byCommand)) parts[command] = ms - (before.byCommand[command] ?? 0);
+  const reaped = Object.keys(after.byCommand).find((command) => command.startsWith("reaped by "));
+  const toolsMs = Object.values(tools).reduce((sum, ms) => sum + ms, 0);
+  if (reaped !== undefined) {
+    parts["other processes node ran (the tools' wrappers)"] = parts[reaped]! - toolsMs;
+    delete parts[reaped];
+  }
+  for (const [part, ms] of Object.entries(tools)) parts[`tools: ${part}`] = ms;
+  return Object.fromEntries(Object.entries(parts).filter(([, ms]) => ms > 0).map(([part, ms]) => [part, Math.round(ms)]));
 }

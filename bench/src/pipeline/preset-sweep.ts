@@ -52,7 +52,10 @@ export async function sweepPresets(options: PresetSweepOptions): Promise<PresetS
     step(`render ${preset}`);
     const style = resolveStyle({ preset, video: { width: media.width, height: media.height } });
     const cues = buildStyledCues(options.words, style, media.durationSeconds);
-    const run = await timed(() => renderCaptionedVideo({ inputPath: options.inputPath, outputPath, cues, style, media, encoder, decoder }));
+    // As a job renders: the poster's and the strip's frames taken on the way.
+    const pictures = { framesPath: `${outputPath}.pictures.yuv` };
+    const run = await timed(() => renderCaptionedVideo({ inputPath: options.inputPath, outputPath, cues, style, media, encoder, decoder, pictures }));
+    await rm(pictures.framesPath, { force: true });
     const { framesDrawn, paintMs } = run.value;
     let libass: RenderRun["libass"] = null;
     if (libassPresets.includes(preset)) {

@@ -47,6 +47,7 @@ export function summaryMarkdown(result: BenchResult, chartFile: string): string 
     "",
     `Job CPU: the service's processes (API, worker, its ffmpeg and recognizer, PostgreSQL) from submit to completed. Least job / floor: that CPU time spread over all ${machine.cpus} cores, ÷ the floor's wall time — the ratio a job could reach if no core ever waited, so a job whose least ratio is over its target cannot meet it on this machine by scheduling alone.`,
     "",
+    ...jobCpuParts(result.jobs),
     "Floor: plain ffmpeg decode + re-encode of the same input, same encoder settings, no captions. libass: ffmpeg's subtitles filter burning in the same cues as an ASS script (gpu-worker/src/subtitles/ass), same encoder settings.",
     "",
     "## Render + encode per preset (CPU time, ratio to the floor)",
@@ -116,4 +117,25 @@ export function summaryMarkdown(result: BenchResult, chartFile: string): string 
     "",
   );
   return parts.join("\n");
+}
+
+/** Where each job's CPU went, part by part (jobs measured with the parts only), and the floor's CPU beside it. */
+function jobCpuParts(jobs: BenchResult["jobs"]): string[] {
+  const measured = jobs.filter((job) => job.cpu_parts_ms !== undefined);
+  if (measured.length === 0) return [];
+  const names = [...new Set(measured.flatMap((job) => Object.keys(job.cpu_parts_ms!)))].sort();
+  const label = (job: BenchResult["jobs"][number]) => `${job.clip.orientation} ${job.clip.duration_seconds.toFixed(0)} s`;
+  return [
+    "Where each job's CPU went (s): the service's node process (API and worker), each process under it, and the ffmpeg and ffprobe runs by what they were for (`tools:`; timed by wrappers the benchmark gives the service, whose own time is what node reaped beside them).",
+    "",
+    table(
+      ["part", ...measured.map(label)],
+      [
+        ...names.map((name) => [name, ...measured.map((job) => seconds(job.cpu_parts_ms![name] ?? 0))]),
+        ["job CPU", ...measured.map((job) => seconds(job.cpu_ms ?? 0))],
+        ["floor CPU", ...measured.map((job) => seconds(job.floor.cpu_ms))],
+      ],
+    ),
+    "",
+  ];
 }

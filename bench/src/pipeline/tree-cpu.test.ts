@@ -21,5 +21,9 @@ test("the CPU of everything under a process, apart from its own, counting childr
   const tree = await treeCpuMs(parent.pid ?? 0);
   assert.ok(tree.descendantsMs >= 450, `descendants ${tree.descendantsMs} ms`);
   assert.ok(tree.rootMs < 300, `the idle parent ${tree.rootMs} ms`);
+  // The live child under its command name; the one that exited among what the parent reaped.
+  const [reaped, live] = [Object.entries(tree.byCommand).filter(([name]) => name.startsWith("reaped by ")), Object.entries(tree.byCommand).filter(([name]) => !name.startsWith("reaped by "))];
+  assert.ok(reaped.length === 1 && reaped[0]![1] >= 250, JSON.stringify(tree.byCommand));
+  assert.ok(live.length === 1 && live[0]![1] >= 150, JSON.stringify(tree.byCommand));
   await assert.rejects(treeCpuMs(2 ** 22 + 12345), /is gone/);
 });

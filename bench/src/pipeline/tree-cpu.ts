@@ -7,19 +7,22 @@ export interface TreeCpu {
   rootMs: number;
   /** Every other process under it (the embedded PostgreSQL's server and backends, a worker's ffmpeg and recognizer). */
   descendantsMs: number;
+  /** descendantsMs by the command name of each process under the root, with the children it reaped. */
+  byCommand: Record<string, number>;
 }
 
 interface ProcCpu {
   pid: number;
   ppid: number;
+  command: string;
   selfMs: number;
   /** The children it has reaped: summed with the live processes of a tree, every process counts once. */
   reapedChildrenMs: number;
 }
 
 function parseEntry(stat: string): ProcCpu {
-  const { pid, fields } = splitProcStat(stat);
-  return { pid, ppid: Number(fields[1]), ...parseProcStatCpu(stat) };
+  const { pid, command, fields } = splitProcStat(stat);
+  return { pid, ppid: Number(fields[1]), command, ...parseProcStatCpu(stat) };
 }
 
 /**
@@ -35,10 +38,12 @@ export async function treeCpuMs(rootPid: number): Promise<TreeCpu> {
   const root = entries.find((entry) => entry.pid === rootPid);
   if (!root) throw new Error(`process ${rootPid} is gone`);
   let descendantsMs = root.reapedChildrenMs;
+  const byCommand: Record<string, number> = { [`reaped by ${root.command}`]: root.reapedChildrenMs };
   const pending = [...(children.get(rootPid) ?? [])];
   for (let entry = pending.pop(); entry !== undefined; entry = pending.pop()) {
     pending.push(...(children.get(entry.pid) ?? []));
     descendantsMs += entry.selfMs + entry.reapedChildrenMs;
+    byCommand[entry.command] = (byCommand[entry.command] ?? 0) + entry.selfMs + entry.reapedChildrenMs;
   }
-  return { rootMs: root.selfMs, descendantsMs };
+  return { rootMs: root.selfMs, descendantsMs, byCommand };
 }

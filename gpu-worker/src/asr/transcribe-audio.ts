@@ -16,6 +16,7 @@ export interface TranscribeAudioOptions {
   /** Default: the pinned Silero VAD v6.2 model that models:download installs. */
   vadModelPath?: string;
   maxSegmentSeconds?: number;
+  firstSegmentSeconds?: number;
   signal: AbortSignal;
   /** Seconds of audio fully handled so far, from the start; called with the full duration at the end. */
   onProgress?: (processedSeconds: number) => void;
@@ -69,6 +70,7 @@ export async function transcribeAudio(options: TranscribeAudioOptions): Promise<
     onSpeech: (stretch) => stretches.push(stretch),
     ...(options.vadModelPath !== undefined ? { modelPath: options.vadModelPath } : {}),
     ...(options.maxSegmentSeconds !== undefined ? { maxSegmentSeconds: options.maxSegmentSeconds } : {}),
+    ...(options.firstSegmentSeconds !== undefined ? { firstSegmentSeconds: options.firstSegmentSeconds } : {}),
   });
   for await (const segment of speech) {
     const start = Math.max(segment.start, previousEnd);

@@ -25,7 +25,7 @@ after(async () => {
   await runOn.dispose();
 });
 
-async function collect(path: string, options: { maxSegmentSeconds?: number } = {}): Promise<SpeechSegment[]> {
+async function collect(path: string, options: { maxSegmentSeconds?: number; firstSegmentSeconds?: number } = {}): Promise<SpeechSegment[]> {
   const signal = new AbortController().signal;
   const found: SpeechSegment[] = [];
   for await (const segment of segmentSpeech(decodePcm16kMono(path, { signal }), { signal, ...options })) found.push(segment);
@@ -66,6 +66,17 @@ test("speech without pauses is cut into contiguous pieces no longer than the max
   }
   assert.ok(Math.abs(segments[0]!.start - sentence.start) < 0.4);
   assert.ok(Math.abs(endOf(segments.at(-1)!) - sentence.end) < 0.4);
+});
+
+test("the first segment is cut short, so the first words come soon; the rest keep the longer maximum", async () => {
+  const sentence = runOn.sentences[0]!;
+  assert.ok(sentence.end - sentence.start > 6.5, `${sentence.end - sentence.start} s of speech`);
+  const [first, ...rest] = await collect(runOn.path);
+  assert.ok(first!.samples.length <= 6 * SAMPLE_RATE && first!.samples.length >= 3 * SAMPLE_RATE, `first segment ${first!.samples.length / SAMPLE_RATE} s`);
+  assert.equal(rest.length, 1, "the rest of the sentence is one segment");
+  assert.equal(Math.round(rest[0]!.start * SAMPLE_RATE), Math.round(endOf(first!) * SAMPLE_RATE));
+  // As long as any other, the first is the whole sentence.
+  assert.equal((await collect(runOn.path, { firstSegmentSeconds: 25 })).length, 1);
 });
 
 test("stops with the abort reason", async () => {

@@ -20,6 +20,11 @@ const PAD_SECONDS = 0.25;
 /** Padded stretches closer than this become one segment: fewer, longer segments decode better. */
 const MERGE_GAP_SECONDS = 0.3;
 const DEFAULT_MAX_SEGMENT_SECONDS = 25;
+/**
+ * The first segment is cut shorter: the render draws nothing before the first words are known, and while they
+ * are being recognised the encoder's cores wait (about a tenth of a 25 s segment's length with pocketsphinx).
+ */
+const DEFAULT_FIRST_SEGMENT_SECONDS = 6;
 
 export interface SegmentSpeechOptions {
   /** Defaults to the pinned Silero VAD v6.2 model that models:download installs (its size and sha256 are then checked). */
@@ -27,6 +32,8 @@ export interface SegmentSpeechOptions {
   signal: AbortSignal;
   /** Longest segment emitted, in seconds (default 25). */
   maxSegmentSeconds?: number;
+  /** Longest first segment, in seconds (default 6, at most maxSegmentSeconds): the first words come sooner. */
+  firstSegmentSeconds?: number;
   /** Each stretch the detector calls speech (absolute seconds, without the padding segments get), as it is found. */
   onSpeech?: (stretch: { start: number; end: number }) => void;
 }
@@ -65,13 +72,17 @@ export async function* segmentSpeech(
 
   const pad = Math.round(PAD_SECONDS * SAMPLE_RATE);
   const mergeGap = Math.round(MERGE_GAP_SECONDS * SAMPLE_RATE);
-  const maxSamples = Math.round(maxSegmentSeconds * SAMPLE_RATE);
+  const firstSegmentSeconds = Math.min(maxSegmentSeconds, options.firstSegmentSeconds ?? DEFAULT_FIRST_SEGMENT_SECONDS);
+  if (!(firstSegmentSeconds >= 2)) throw new RangeError("firstSegmentSeconds must be at least 2");
+  let emitted = false;
+  // The longest segment the next one may be.
+  const limit = () => Math.round((emitted ? maxSegmentSeconds : firstSegmentSeconds) * SAMPLE_RATE);
   // sherpa's maxSpeechDuration does not split speech without pauses, so long speech is flushed
   // out of the detector in pieces and re-cut at quiet points below.
-  const flushSamples = Math.round(maxSamples / 2);
+  const flushSamples = () => Math.round(limit() / 2);
   // Speech that starts after pending.end + this would already be detected, so nothing can join it.
   const settleSamples = pad + mergeGap + Math.round((MIN_SPEECH_SECONDS + 0.1) * SAMPLE_RATE);
-  const keepSamples = flushSamples + pad + Math.round(5 * SAMPLE_RATE);
+  const keepSamples = Math.round((maxSegmentSeconds / 2 + 5) * SAMPLE_RATE) + pad;
 
   const history = new SampleHistory();
   const window = new Float32Array(WINDOW_SIZE);
@@ -82,13 +93,15 @@ export async function* segmentSpeech(
   /** The segment [from, to), unless the work was stopped meanwhile (a segment yielded is one the caller recognises). */
   function segment(from: number, to: number): SpeechSegment {
     signal.throwIfAborted();
+    emitted = true;
     return { start: from / SAMPLE_RATE, samples: history.slice(from, to) };
   }
 
   /** Yields the head of `span` while it is longer than a segment may be. */
   function* splitOffHead(span: Span): Generator<SpeechSegment> {
-    while (span.end - span.start > maxSamples) {
-      const cut = quietestPoint(history, span.start + Math.round(maxSamples / 2), span.start + maxSamples);
+    while (span.end - span.start > limit()) {
+      const longest = limit();
+      const cut = quietestPoint(history, span.start + Math.round(longest / 2), span.start + longest);
       yield segment(span.start, cut);
       span.start = cut;
     }
@@ -141,7 +154,7 @@ export async function* segmentSpeech(
         speechSince = undefined;
       } else if (speechSince === undefined) {
         speechSince = history.end - (chunk.length - offset);
-      } else if (history.end - (chunk.length - offset) - speechSince >= flushSamples) {
+      } else if (history.end - (chunk.length - offset) - speechSince >= flushSamples()) {
         vad.flush();
         speechSince = undefined;
       }

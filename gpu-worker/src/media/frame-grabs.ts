@@ -1,9 +1,12 @@
+import { stat } from "node:fs/promises";
 import type { Logger } from "pino";
 import { HDR_TO_SDR_FILTER } from "./dynamic-range.ts";
 import { runFfmpeg } from "./ffmpeg.ts";
 
-// Pictures of single frames of a rendered video: each frame found by seeking to it in the input (decoding
-// from the key frame before it), never by decoding the whole video.
+// Pictures of single frames of a rendered video, the poster and the preview strip: from frames the render took
+// as it composited them (raw, one after another), or, where the render composited none (an overlay alone),
+// each frame found by seeking to it in the input (decoding from the key frame before it), never by decoding
+// the whole video.
 
 export interface FramedVideo {
   /** Our own rendered MP4 (or the uncaptioned copy of a source beside an overlay). */
@@ -22,6 +25,63 @@ export interface FrameGrabs {
 
 /** JPEG quality (ffmpeg's mjpeg qscale: 2 best … 31): a poster is looked at closely. */
 const JPEG_QUALITY = "3";
+
+/** Frames taken by the render: raw yuv420p at `width` x `height`, one after another. */
+export interface TakenFrames {
+  path: string;
+  width: number;
+  height: number;
+}
+
+/** Which taken frame (its index in the file) each picture is. */
+export interface FramePicks {
+  poster: { frame: number; path: string };
+  strip: { frames: readonly number[]; path: string; height: number };
+}
+
+/** The filters after a picture's frame: the poster as it is, a strip frame scaled to the strip's height. */
+const posterFilters = "format=yuv420p";
+const stripFilters = (height: number) => `scale=-2:${height},setsar=1,format=yuv420p`;
+
+/** ffmpeg's outputs of the poster and the strip from their labels: one JPEG each. */
+const pictureOutputs = (grabs: { poster: { path: string }; strip: { path: string } }): string[] => [
+  "-map", "[poster]", "-frames:v", "1", "-q:v", JPEG_QUALITY, "-f", "image2", grabs.poster.path,
+  "-map", "[strip]", "-frames:v", "1", "-q:v", JPEG_QUALITY, "-f", "image2", grabs.strip.path,
+];
+
+/**
+ * The poster and the strip (as `grabFrames` writes them) from frames the render took: a read of a few raw
+ * frames and two JPEGs, no decoding.
+ */
+export async function picturesFromFrames(
+  taken: TakenFrames,
+  picks: FramePicks,
+  options: { signal?: AbortSignal; binary?: string; logger?: Logger } = {},
+): Promise<void> {
+  const frames = [picks.poster.frame, ...picks.strip.frames];
+  const { size } = await stat(taken.path);
+  const frameBytes = taken.width * taken.height + 2 * Math.ceil(taken.width / 2) * Math.ceil(taken.height / 2);
+  if (size < (Math.max(...frames) + 1) * frameBytes) throw new Error(`the render took ${Math.floor(size / frameBytes)} frames, frame ${Math.max(...frames)} is wanted`);
+  const pick = (frame: number) => `select=eq(n\\,${frame})`;
+  const graph = [
+    `[0:v]split=${frames.length}${frames.map((_, i) => `[f${i}]`).join("")}`,
+    // The render took its frames with square pixels (the pictures are made from the video's display size).
+    `[f0]${pick(picks.poster.frame)},setsar=1,${posterFilters}[poster]`,
+    ...picks.strip.frames.map((frame, k) => `[f${k + 1}]${pick(frame)},${stripFilters(picks.strip.height)}[s${k}]`),
+    `${picks.strip.frames.map((_, k) => `[s${k}]`).join("")}hstack=inputs=${picks.strip.frames.length}[strip]`,
+  ];
+  await runFfmpeg({
+    binary: options.binary,
+    signal: options.signal,
+    logger: options.logger,
+    args: [
+      "-hide_banner", "-loglevel", "error", "-y",
+      "-f", "rawvideo", "-pix_fmt", "yuv420p", "-video_size", `${taken.width}x${taken.height}`, "-i", taken.path,
+      "-filter_complex", graph.join(";"),
+      ...pictureOutputs(picks),
+    ],
+  });
+}
 
 /**
  * Where to seek for the frame on screen at `t`: its frame's start less half a frame, as ffmpeg keeps the
@@ -59,8 +119,8 @@ export async function grabFrames(
   };
   const strip = grabs.strip.times.map((_, k) => `[s${k}]`).join("");
   const graph = [
-    `${picture(0)}format=yuv420p[poster]`,
-    ...grabs.strip.times.map((_, k) => `${picture(k + 1)}scale=-2:${grabs.strip.height},setsar=1,format=yuv420p[s${k}]`),
+    `${picture(0)}${posterFilters}[poster]`,
+    ...grabs.strip.times.map((_, k) => `${picture(k + 1)}${stripFilters(grabs.strip.height)}[s${k}]`),
     `${strip}hstack=inputs=${grabs.strip.times.length}[strip]`,
   ];
   await runFfmpeg({
@@ -71,8 +131,7 @@ export async function grabFrames(
       "-hide_banner", "-loglevel", "error", "-y",
       ...inputs,
       "-filter_complex", graph.join(";"),
-      "-map", "[poster]", "-frames:v", "1", "-q:v", JPEG_QUALITY, "-f", "image2", grabs.poster.path,
-      "-map", "[strip]", "-frames:v", "1", "-q:v", JPEG_QUALITY, "-f", "image2", grabs.strip.path,
+      ...pictureOutputs(grabs),
     ],
   });
 }

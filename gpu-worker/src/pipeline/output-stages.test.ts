@@ -30,7 +30,7 @@ test("a completed job's files expire a day after the clock's now at completion",
   await traceAttempt("job_1", undefined, (tracing) => {
     // What completing reads of an attempt's context.
     const ctx = { deps: { db, clock }, job, log: pino({ level: "silent" }), tracing, started: performance.now() } as unknown as AttemptContext;
-    const video = { framesDrawn: 1, renderedSeconds: 5, files: [RESULT_FILES.video] };
+    const video = { framesDrawn: 1, renderedSeconds: 5, files: [RESULT_FILES.video], pictures: [] };
     const quality = { profile: "netflix", cues: 3, cues_breaking_rules: 1, low_confidence_words: 2 } as const;
     return completeWithCharge(ctx, { seconds: 5, video, quality, pictures: [], storedBytes: 12_345 });
   });

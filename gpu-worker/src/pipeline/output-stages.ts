@@ -7,7 +7,6 @@ import { VIDEO_FILES } from "@caption/shared/storage/result-files";
 import type { ResolvedStyle } from "@caption/shared/style/resolved-style";
 import { jobStatus } from "../db/job-repository.ts";
 import type { MediaInfo } from "../media/media-info.ts";
-import type { Cue } from "../render/cue-builder.ts";
 import { renderCaptionedVideo, type CaptionCues } from "../render/render-video.ts";
 import { writeUncaptionedMp4 } from "../render/uncaptioned-video.ts";
 import { RESULT_FILES, resultKey, SOURCE_VIDEO_FILE } from "../storage/result-store.ts";
@@ -15,7 +14,7 @@ import { subtitleFiles, type QualityReportInput } from "../subtitles/subtitle-fi
 import { recordRender } from "../telemetry/attempt-tracing.ts";
 import type { AttemptContext } from "./attempt-context.ts";
 import { completeJob } from "@caption/shared/jobs/job-lifecycle";
-import { takePictures } from "./picture-stage.ts";
+import { TAKEN_FRAMES_FILE, takePictures } from "./picture-stage.ts";
 import type { CaptionedVideo, LocalResultFile } from "./rendered-files.ts";
 import { checkRenderedOutput } from "./rendered-duration.ts";
 
@@ -27,7 +26,8 @@ const RETENTION_MS = 24 * 3600 * 1000;
 /**
  * Draws the cues in the style onto the source and encodes what the job's output kind asks for into the
  * scratch folder: the captioned MP4, the transparent overlay (WebM and MOV, with the source copied as an
- * uncaptioned MP4 when nothing is burned), or both; then measures them. The cues are all known, or arrive
+ * uncaptioned MP4 when nothing is burned), or both; the poster and the preview strip, their frames chosen and
+ * (with a burned video) taken by the render itself; then measures them. The cues are all known, or arrive
  * while recognition runs (`cueStream`).
  */
 export async function renderCaptions(
@@ -63,6 +63,7 @@ export async function renderCaptions(
       logger: log,
       ffmpegBinary: deps.ffmpegPath,
       onProgress: input.onProgress,
+      pictures: { framesPath: path.join(dir, TAKEN_FRAMES_FILE) },
     });
     if (!burnsCaptions(kind)) {
       const uncaptioned = { inputPath: input.sourcePath, outputPath: local(burned), media, encoder: deps.encoder };
@@ -70,21 +71,23 @@ export async function renderCaptions(
     }
     recordRender(deps.encoder.encoder, Math.round(media.durationSeconds * media.frameRate), (performance.now() - started) / 1000);
     const files = [burned, ...overlayFiles];
-    let renderedSeconds = 0;
-    for (const file of files) {
-      const seconds = await checkRenderedOutput(
-        local(file),
-        { seconds: input.seconds, frameRate: media.frameRate },
-        { signal: work, binary: deps.ffprobePath, timeoutMs: deps.limits.probeTimeoutMs },
-      );
-      renderedSeconds = Math.max(renderedSeconds, seconds);
-    }
-    return { framesDrawn: render.framesDrawn, renderedSeconds, files };
+    // The pictures are made while the outputs are measured: small work each, on both cores.
+    const [pictures, ...rendered] = await Promise.all([
+      takePictures(ctx, { media, files, pictures: render.pictures! }, work),
+      ...files.map((file) =>
+        checkRenderedOutput(
+          local(file),
+          { seconds: input.seconds, frameRate: media.frameRate },
+          { signal: work, binary: deps.ffprobePath, timeoutMs: deps.limits.probeTimeoutMs },
+        ),
+      ),
+    ]);
+    return { framesDrawn: render.framesDrawn, renderedSeconds: Math.max(0, ...rendered), files, pictures };
   });
 }
 
 /**
- * Takes the poster and the preview strip from the rendered video; lays the job's words out by its subtitle profile
+ * Lays the job's words out by its subtitle profile
  * (the picture follows the preset instead), writes the SRT, WebVTT, ASS, quality report and transcript; then
  * stores them, the video's files and the source video under the job's key prefix (the source stays so the job
  * can be rendered again). Returns the report's summary and the pictures' files.
@@ -95,8 +98,6 @@ export async function storeResults(
     sourcePath: string;
     media: MediaInfo;
     style: ResolvedStyle;
-    /** The cues the picture shows: the poster's and strip's instants are chosen from them. */
-    cues: readonly Cue[];
     video: CaptionedVideo;
     transcript: Transcript;
     quality: QualityInput;
@@ -111,8 +112,8 @@ export async function storeResults(
   const { deps, dir, job, log, signal } = ctx;
   return ctx.tracing.stage("store", async () => {
     await ctx.progress.report(input.progress);
-    const pictures = await takePictures(ctx, input);
     const { media, transcript } = input;
+    const { pictures } = input.video;
     const subtitles = subtitleFiles({
       jobId: job.id,
       profile: job.subtitle_profile,

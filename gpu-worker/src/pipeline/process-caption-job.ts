@@ -57,7 +57,7 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
   const lexicon = vocabulary.length > 0 ? await defaultPhoneticLexicon() : NO_LEXICON;
   const passOptions = { vocabulary, replacements: job.replacements ?? {}, profanity: job.profanity };
   const pass = await createWordPass(passOptions, lexicon, { seconds: media.durationSeconds, signal });
-  const { transcribed, words, cues, video } = await transcribeAndRender(ctx, {
+  const { transcribed, words, video } = await transcribeAndRender(ctx, {
     sourcePath,
     media,
     style,
@@ -87,7 +87,6 @@ export async function runCaptionJob(ctx: AttemptContext): Promise<void> {
     sourcePath,
     media,
     style,
-    cues,
     video,
     transcript,
     quality: { words, speech: transcribed.speech, vocabulary: await biasingOutcome(deps.engine, vocabulary, lexicon) },

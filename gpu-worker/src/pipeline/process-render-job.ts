@@ -83,7 +83,6 @@ export async function runRenderJob(ctx: AttemptContext): Promise<void> {
     sourcePath: source.videoPath,
     media,
     style,
-    cues,
     video,
     transcript,
     quality: renderedQuality(words, source.report),

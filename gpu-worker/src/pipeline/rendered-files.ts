@@ -12,4 +12,6 @@ export interface CaptionedVideo {
   renderedSeconds: number;
   /** The video (burned, or uncaptioned beside an overlay) first, then the overlay's files if any. */
   files: LocalResultFile[];
+  /** The poster and the preview strip. */
+  pictures: LocalResultFile[];
 }

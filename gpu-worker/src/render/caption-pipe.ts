@@ -9,6 +9,7 @@ import type { CaptionPainter } from "./caption-painter.ts";
 import type { CueLayout } from "./caption-layout.ts";
 import { AlphaTrack } from "./alpha-track.ts";
 import { MatroskaFrameWriter, matroskaHeader } from "./matroska-writer.ts";
+import type { FrameMark } from "./picture-track.ts";
 import { YuvaPicture, type PixelPatch } from "./yuva-picture.ts";
 
 /** A caption picture: `layout` as it looks at `t` (nothing when null), shown from `ptsMs` of the stream. */
@@ -32,8 +33,8 @@ export interface CaptionPipeOptions {
   args?: string[];
   band: Band;
   painter: CaptionPainter;
-  /** The frames in order, in batches as they become known. */
-  batches: AsyncIterable<readonly PipedFrame[]>;
+  /** The frames in order, in batches as they become known; marks (with `markTrack`) go out before what follows them. */
+  batches: AsyncIterable<readonly (PipedFrame | FrameMark)[]>;
   /** Files ffmpeg writes: removed when the run fails. */
   outputPaths: readonly string[];
   signal?: AbortSignal;
@@ -46,6 +47,8 @@ export interface CaptionPipeOptions {
    * is due (AlphaTrack): ffmpeg's `[0:v:1]` (of the caption input), for the overlay WebM's alpha encoder.
    */
   alphaTrack?: { keyIntervalMs: number };
+  /** Also the mark track (render/picture-track.ts), after the alpha track when there is one. */
+  markTrack?: boolean;
   sinks?: readonly CaptionFrameSink[];
 }
 
@@ -81,11 +84,16 @@ export async function pipeCaptionFrames(options: CaptionPipeOptions): Promise<{ 
     const picture = new YuvaPicture(band.width, band.height);
     const alphaTrack = options.alphaTrack && new AlphaTrack(options.alphaTrack.keyIntervalMs);
     const alphaPlane = picture.bytes.subarray(picture.bytes.length - band.width * band.height);
-    await send([matroskaHeader(band, { alphaTrack: alphaTrack !== undefined })]);
+    const markTrack = options.markTrack === true && ffmpeg !== undefined;
+    await send([matroskaHeader(band, { alphaTrack: alphaTrack !== undefined, markTrack })]);
     // A failed ffmpeg ends the wait for frames still to come (cues still being recognised).
     for await (const batch of untilSettled(options.batches, exit)) {
       for (const frame of batch) {
         if (exited || signal?.aborted) break;
+        if ("markMs" in frame) {
+          if (markTrack) await send(writer.mark(frame.markMs, frame.take));
+          continue;
+        }
         const paintStarted = performance.now();
         const patch = painter.update(frame.layout, frame.t);
         if (patch !== null) {

@@ -80,3 +80,29 @@ test("an alpha track beside the frames: gray planes at their frames' times, read
   await runFfmpeg({ args: ["-v", "error", "-i", mkv, "-map", "0:v:1", "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "gray", raw] });
   assert.deepEqual(new Uint8Array(await readFile(raw)), Uint8Array.from([...planes[0]!, ...planes[1]!]));
 });
+
+test("a mark track running ahead of the frames: ffmpeg reads each track's times in order, across Clusters both ways", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "mkv-writer-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const [width, height] = [4, 2];
+  const writer = new MatroskaFrameWriter({ width, height });
+  const frame = new Uint8Array(yuva420pFrameBytes({ width, height }));
+  // Marks for a cue come before its frames; a long silence puts the next marks beyond a Cluster's reach.
+  const chunks = [matroskaHeader({ width, height }, { markTrack: true }), ...writer.mark(50, true), ...writer.mark(1000, false)];
+  chunks.push(...writer.frame(0, frame), ...writer.frame(500, frame), ...writer.mark(60_000, false), ...writer.frame(1000, frame));
+  assert.deepEqual(writer.mark(60_000, false), [], "a pass saying nothing new is left out");
+  assert.throws(() => writer.mark(59_000, true), /not after the mark at 60000 ms/);
+  chunks.push(...writer.mark(60_010, true), ...writer.frame(61_000, frame));
+  const mkv = join(dir, "marks.mkv");
+  await writeFile(mkv, Buffer.concat(chunks));
+  const probe = JSON.parse(await runFfprobe({ args: ["-v", "error", "-show_streams", "-show_packets", "-of", "json", mkv] })) as {
+    streams: { pix_fmt: string; width: number }[];
+    packets: { stream_index: number; pts: number }[];
+  };
+  assert.deepEqual(probe.streams.map((s) => [s.pix_fmt, s.width]), [["yuva420p", width], ["gray", 2]]);
+  assert.deepEqual(probe.packets.filter((p) => p.stream_index === 0).map((p) => p.pts), [0, 500, 1000, 61_000]);
+  assert.deepEqual(probe.packets.filter((p) => p.stream_index === 1).map((p) => p.pts), [50, 1000, 60_000, 60_010]);
+  const raw = join(dir, "marks.gray");
+  await runFfmpeg({ args: ["-v", "error", "-i", mkv, "-map", "0:v:1", "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "gray", raw] });
+  assert.deepEqual([...(await readFile(raw))], [255, 255, 255, 255, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255]);
+});

@@ -1,13 +1,19 @@
 /**
  * A minimal streaming Matroska writer for one uncompressed yuva420p video track with millisecond timestamps,
  * so frames can carry their own times and be sent only when the picture changes; and, for the overlay WebM,
- * a second track of 8-bit alpha planes sent only where the alpha changes (or a key frame is due).
+ * a second track of 8-bit alpha planes sent only where the alpha changes (or a key frame is due); and a track of
+ * marks (2 x 2 gray frames) saying which composited frames the render takes for the poster and the strip.
  * Segment and Clusters have unknown size: nothing is ever rewritten, so it works on a pipe.
  */
 import { ebmlHeader, element, encodeSize, idBytes, master, MATROSKA_ID as ID, segmentInfo, text, uint, UNKNOWN_SIZE } from "../media/ebml.ts";
 
 const TRACK_NUMBER = 1;
 const ALPHA_TRACK_NUMBER = 2;
+const MARK_TRACK_NUMBER = 3;
+/** A mark's frame is this many pixels a side: ffmpeg reads its brightness (render/picture-track.ts). */
+export const MARK_SIZE = 2;
+const MARK_TAKE = Buffer.alloc(MARK_SIZE * MARK_SIZE, 255);
+const MARK_PASS = Buffer.alloc(MARK_SIZE * MARK_SIZE, 0);
 // SimpleBlock times are signed 16-bit offsets from their Cluster's time.
 const MAX_BLOCK_OFFSET_MS = 32_767;
 const KEYFRAME_FLAG = 0x80;
@@ -26,11 +32,11 @@ export interface MatroskaVideoTrack {
 }
 
 /** EBML header, Segment start, Info and Tracks: everything before the first frame. */
-export function matroskaHeader(track: MatroskaVideoTrack, options: { alphaTrack?: boolean } = {}): Buffer {
+export function matroskaHeader(track: MatroskaVideoTrack, options: { alphaTrack?: boolean; markTrack?: boolean } = {}): Buffer {
   if (!Number.isInteger(track.width) || !Number.isInteger(track.height) || track.width < 1 || track.height < 1) {
     throw new RangeError(`Invalid frame size ${track.width}x${track.height}`);
   }
-  const videoTrack = (number: number, fourcc: Buffer, alphaMode: number[]) =>
+  const videoTrack = (number: number, fourcc: Buffer, alphaMode: number[], size: MatroskaVideoTrack = track) =>
     master(
       ID.TrackEntry,
       uint(ID.TrackNumber, number),
@@ -40,24 +46,29 @@ export function matroskaHeader(track: MatroskaVideoTrack, options: { alphaTrack?
       text(ID.CodecID, "V_UNCOMPRESSED"),
       master(
         ID.Video,
-        uint(ID.PixelWidth, track.width),
-        uint(ID.PixelHeight, track.height),
+        uint(ID.PixelWidth, size.width),
+        uint(ID.PixelHeight, size.height),
         element(ID.ColourSpace, fourcc),
         ...alphaMode.map((mode) => uint(ID.AlphaMode, mode)),
       ),
     );
   // yuva420p: planes Y, U, V (half width and height, rounded up), A.
   const alpha = options.alphaTrack ? [videoTrack(ALPHA_TRACK_NUMBER, GRAY8_FOURCC, [])] : [];
-  const tracks = master(ID.Tracks, videoTrack(TRACK_NUMBER, YUVA420P_FOURCC, [1]), ...alpha);
+  const marks = options.markTrack ? [videoTrack(MARK_TRACK_NUMBER, GRAY8_FOURCC, [], { width: MARK_SIZE, height: MARK_SIZE })] : [];
+  const tracks = master(ID.Tracks, videoTrack(TRACK_NUMBER, YUVA420P_FOURCC, [1]), ...alpha, ...marks);
   return Buffer.concat([ebmlHeader(), idBytes(ID.Segment), UNKNOWN_SIZE, segmentInfo(), tracks]);
 }
 
-/** Turns frames into Cluster and SimpleBlock bytes; keeps the open Cluster's time between calls. */
+/**
+ * Turns frames into Cluster and SimpleBlock bytes; keeps the open Cluster's time between calls. Times increase
+ * within each track; marks run ahead of the frames, so a block may lie before its Cluster's time.
+ */
 export class MatroskaFrameWriter {
   readonly #frameBytes: number;
   readonly #alphaBytes: number;
   #clusterMs: number | null = null;
   #lastMs = -1;
+  #lastMarkMs = -1;
 
   constructor(track: MatroskaVideoTrack) {
     this.#frameBytes = yuva420pFrameBytes(track);
@@ -76,12 +87,22 @@ export class MatroskaFrameWriter {
       throw new RangeError(`Frame has ${pixels.byteLength} bytes, expected ${this.#frameBytes}`);
     }
     this.#lastMs = timestampMs;
-    const chunks: Buffer[] = [];
-    if (this.#clusterMs === null || timestampMs - this.#clusterMs > MAX_BLOCK_OFFSET_MS) {
-      this.#clusterMs = timestampMs;
-      chunks.push(idBytes(ID.Cluster), UNKNOWN_SIZE, uint(ID.Timestamp, timestampMs));
+    return this.#block(TRACK_NUMBER, timestampMs, pixels);
+  }
+
+  /**
+   * A mark at `timestampMs` (whole milliseconds): take the composited frame on screen then, or (`take` false)
+   * only say that nothing before it will be taken. A mark of the latter kind at or before the last mark is
+   * left out (it says nothing new); a take must come after it.
+   */
+  mark(timestampMs: number, take: boolean): Buffer[] {
+    if (!Number.isInteger(timestampMs) || timestampMs < 0) throw new RangeError(`Mark time ${timestampMs} ms is not a whole number`);
+    if (timestampMs <= this.#lastMarkMs) {
+      if (take) throw new RangeError(`Take at ${timestampMs} ms is not after the mark at ${this.#lastMarkMs} ms`);
+      return [];
     }
-    return [...chunks, ...this.#block(TRACK_NUMBER, pixels)];
+    this.#lastMarkMs = timestampMs;
+    return this.#block(MARK_TRACK_NUMBER, timestampMs, take ? MARK_TAKE : MARK_PASS);
   }
 
   /**
@@ -89,17 +110,23 @@ export class MatroskaFrameWriter {
    * in a stream whose header has the alpha track.
    */
   alpha(plane: Uint8Array): Buffer[] {
-    if (this.#clusterMs === null) throw new RangeError("An alpha plane needs its frame written first");
+    if (this.#lastMs < 0) throw new RangeError("An alpha plane needs its frame written first");
     if (plane.byteLength !== this.#alphaBytes) throw new RangeError(`Alpha plane has ${plane.byteLength} bytes, expected ${this.#alphaBytes}`);
-    return this.#block(ALPHA_TRACK_NUMBER, plane);
+    return this.#block(ALPHA_TRACK_NUMBER, this.#lastMs, plane);
   }
 
-  #block(track: number, pixels: Uint8Array): Buffer[] {
+  #block(track: number, timestampMs: number, pixels: Uint8Array): Buffer[] {
+    const chunks: Buffer[] = [];
+    const offset = timestampMs - (this.#clusterMs ?? Number.NaN);
+    if (!(Math.abs(offset) <= MAX_BLOCK_OFFSET_MS)) {
+      this.#clusterMs = timestampMs;
+      chunks.push(idBytes(ID.Cluster), UNKNOWN_SIZE, uint(ID.Timestamp, timestampMs));
+    }
     const blockHeader = Buffer.alloc(4);
     blockHeader[0] = 0x80 | track;
-    blockHeader.writeInt16BE(this.#lastMs - this.#clusterMs!, 1);
+    blockHeader.writeInt16BE(timestampMs - this.#clusterMs!, 1);
     blockHeader[3] = KEYFRAME_FLAG;
     const bytes = Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength);
-    return [idBytes(ID.SimpleBlock), encodeSize(blockHeader.length + pixels.byteLength), blockHeader, bytes];
+    return [...chunks, idBytes(ID.SimpleBlock), encodeSize(blockHeader.length + pixels.byteLength), blockHeader, bytes];
   }
 }

@@ -9,7 +9,7 @@ import type { CueLayout } from "./caption-layout.ts";
 export const POSTER_WINDOW_SECONDS = 10;
 export const STRIP_FRAMES = 8;
 
-interface Timeline {
+export interface Timeline {
   layouts: readonly CueLayout[];
   style: ResolvedStyle;
   durationSeconds: number;
@@ -31,17 +31,18 @@ export function captionCoverage(timeline: Pick<Timeline, "layouts" | "style">, t
 }
 
 /**
- * Instants in [from, to) worth looking at: each word's end (a cue has revealed that much by then) and each
- * cue's last frame, kept a frame inside the cue and the window.
+ * Instants of one cue in [from, to) worth looking at: each word's end (the cue has revealed that much by
+ * then) and the cue's last frame, kept inside the cue (a frame before its end) and the range.
  */
-function candidates(timeline: Timeline, from: number, to: number): number[] {
-  const frame = 1 / timeline.frameRate;
-  return timeline.layouts.flatMap((layout) => {
-    const last = Math.min(layout.cue.end, to, timeline.durationSeconds) - frame;
-    const instants = [...layout.words.map((word) => word.end), layout.cue.end].map((t) => Math.min(Math.max(t, layout.cue.start, from), last));
-    return instants.filter((t) => t >= from && t < to);
-  });
+export function cueCandidates(layout: CueLayout, video: Pick<Timeline, "durationSeconds" | "frameRate">, from: number, to: number): number[] {
+  const first = Math.max(layout.cue.start, from);
+  const end = Math.min(layout.cue.end, to, video.durationSeconds);
+  if (first >= end) return [];
+  const last = Math.max(first, end - 1 / video.frameRate);
+  return [...layout.words.map((word) => word.end), layout.cue.end].map((t) => Math.min(Math.max(t, first), last));
 }
+
+const candidates = (timeline: Timeline, from: number, to: number): number[] => timeline.layouts.flatMap((layout) => cueCandidates(layout, timeline, from, to));
 
 /** The best of `instants` by caption coverage (the earliest of equals), or undefined when none shows any. */
 function mostCaption(timeline: Timeline, instants: readonly number[]): number | undefined {
@@ -54,12 +55,21 @@ function mostCaption(timeline: Timeline, instants: readonly number[]): number | 
   return best;
 }
 
+/** The poster's window: the first 10 seconds, or the whole of a shorter video. */
+export const posterWindow = (durationSeconds: number): number => Math.min(POSTER_WINDOW_SECONDS, durationSeconds);
+
+/** Strip frame `i`'s part of the video, [from, to), and its middle. */
+export function stripPart(durationSeconds: number, i: number): { from: number; to: number; middle: number } {
+  const part = durationSeconds / STRIP_FRAMES;
+  return { from: i * part, to: (i + 1) * part, middle: (i + 0.5) * part };
+}
+
 /**
  * The poster's instant: the most caption on screen in the first 10 seconds; without a caption there, the
  * first caption's fullest moment; without any caption, the middle of those 10 seconds.
  */
 export function posterInstant(timeline: Timeline): number {
-  const window = Math.min(POSTER_WINDOW_SECONDS, timeline.durationSeconds);
+  const window = posterWindow(timeline.durationSeconds);
   return mostCaption(timeline, candidates(timeline, 0, window)) ?? mostCaption(timeline, candidates(timeline, 0, timeline.durationSeconds)) ?? window / 2;
 }
 
@@ -68,10 +78,9 @@ export function posterInstant(timeline: Timeline): number {
  * of that eighth with the most caption (when it has one).
  */
 export function stripInstants(timeline: Timeline): number[] {
-  const part = timeline.durationSeconds / STRIP_FRAMES;
   return Array.from({ length: STRIP_FRAMES }, (_, i) => {
-    const middle = (i + 0.5) * part;
+    const { from, to, middle } = stripPart(timeline.durationSeconds, i);
     if (captionCoverage(timeline, middle) > 0) return middle;
-    return mostCaption(timeline, candidates(timeline, i * part, (i + 1) * part)) ?? middle;
+    return mostCaption(timeline, candidates(timeline, from, to)) ?? middle;
   });
 }

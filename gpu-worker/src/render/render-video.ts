@@ -15,6 +15,8 @@ import type { Cue } from "./cue-builder.ts";
 import { FrameSchedule, type ScheduledFrame } from "./frame-schedule.ts";
 import { OverlayEncoders } from "./overlay-encoders.ts";
 import { OVERLAY_WEBM_KEY_INTERVAL_MS, overlayGraph, overlayOutputArgs, type OverlayOutputs, type OverlayParts } from "./overlay-output.ts";
+import { PictureChooser, type ChosenPictures, type FramesToTake } from "./picture-chooser.ts";
+import { frameMarks, pictureGraph, pictureOutputArgs } from "./picture-track.ts";
 import { styleBand } from "./style-band.ts";
 
 /**
@@ -41,7 +43,18 @@ export type RenderVideoOptions = CaptionCues & {
   onProgress?: (fraction: number) => void;
   logger?: Logger;
   ffmpegBinary?: string;
+  /**
+   * Choose the poster's and the preview strip's frames as the cues come (render/picture-chooser.ts); with a
+   * burned video, also take them from its composited frames into `framesPath` (render/picture-track.ts).
+   */
+  pictures?: { framesPath: string };
 };
+
+export interface RenderedPictures {
+  chosen: ChosenPictures;
+  /** The frames taken, raw yuv420p at the video's size in the order of their takes; null without a burned video. */
+  framesPath: string | null;
+}
 
 /** Cues laid out on the frame (those that show anything before the end), and the band that holds them all. */
 export function planCaptions(cues: readonly Cue[], style: ResolvedStyle, durationSeconds: number): { layouts: CueLayout[]; band: Band } {
@@ -80,7 +93,7 @@ function captionPlan(options: RenderVideoOptions): { band: Band; batches: AsyncI
  * encoded to MP4. A frame is sent only when the picture changes, and only the part of it that changes is
  * painted and converted again; the overlay holds it until the next.
  */
-export async function renderCaptionedVideo(options: RenderVideoOptions): Promise<{ framesDrawn: number; paintMs: number }> {
+export async function renderCaptionedVideo(options: RenderVideoOptions): Promise<{ framesDrawn: number; paintMs: number; pictures?: RenderedPictures }> {
   const { style, media, logger } = options;
   if (style.video.width !== media.width || style.video.height !== media.height) {
     throw new Error(`style resolved for ${style.video.width}x${style.video.height}, video is ${media.width}x${media.height}`);
@@ -94,15 +107,22 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
   const layouts: CueLayout[] = [];
   const piped = (frames: readonly ScheduledFrame[]): PipedFrame[] =>
     frames.map((frame) => ({ ptsMs: frame.ptsMs, layout: frame.cue === null ? null : layouts[frame.cue]!, t: frame.t }));
+  const chooser = options.pictures && new PictureChooser({ style, durationSeconds: media.durationSeconds, frameRate: media.frameRate });
+  const takesFrames = chooser !== undefined && options.outputPath !== undefined;
+  // A cue's marks go out before its caption frames: ffmpeg composites nothing past them before they are known.
+  const marks = (toTake: FramesToTake | undefined) => (toTake && takesFrames ? frameMarks(toTake, media.frameRate) : []);
   const frames = async function* () {
     for await (const batch of batches) {
       for (const layout of batch) {
         layouts.push(layout);
-        yield piped(schedule.add({ start: layout.cue.start, end: layout.cue.end, changeTimes: animation.changeTimes(layout, frameStep) }));
+        const toTake = chooser?.add(layout);
+        const changeTimes = animation.changeTimes(layout, frameStep);
+        yield [...marks(toTake), ...piped(schedule.add({ start: layout.cue.start, end: layout.cue.end, changeTimes }))];
       }
     }
-    yield piped(schedule.finish({ holdLastFrame: options.overlay !== undefined }));
+    yield [...marks(chooser?.finish()), ...piped(schedule.finish({ holdLastFrame: options.overlay !== undefined }))];
   };
+  const framesPath = takesFrames ? options.pictures!.framesPath : undefined;
   const overlay = options.overlay && new OverlayEncoders(options.overlay, {
     media,
     band,
@@ -115,13 +135,14 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
   let result: Awaited<ReturnType<typeof pipeCaptionFrames>>;
   try {
     result = await pipeCaptionFrames({
-      args: ffmpegArgs(options, band, webmParts),
+      args: ffmpegArgs(options, band, webmParts, framesPath),
       ...(webmParts && { alphaTrack: { keyIntervalMs: OVERLAY_WEBM_KEY_INTERVAL_MS } }),
+      markTrack: framesPath !== undefined,
       sinks: overlay?.sinks ?? [],
       band,
       painter: new CaptionPainter(style, band, animation),
       batches: frames(),
-      outputPaths: [options.outputPath, webmParts?.colour, webmParts?.alpha].filter((path) => path !== undefined),
+      outputPaths: [options.outputPath, webmParts?.colour, webmParts?.alpha, framesPath].filter((path) => path !== undefined),
       signal: options.signal,
       logger,
       ffmpegBinary: options.ffmpegBinary,
@@ -136,7 +157,7 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
     await overlay?.close();
   }
   logger?.info({ frames_drawn: result.framesDrawn, paint_ms: Math.round(result.paintMs), band_width: band.width, band_height: band.height }, "captioned video rendered");
-  return result;
+  return { ...result, ...(chooser && { pictures: { chosen: chooser.chosen(), framesPath: framesPath ?? null } }) };
 }
 
 /** The source's first audio track, copied when it is AAC (what MP4 players expect), else encoded to AAC. */
@@ -158,8 +179,11 @@ export function sourcePicture(media: Pick<MediaInfo, "videoStreamIndex" | "color
 /** Frames of a constant-rate video as long as the source, from its first frame. */
 export const frameCount = (media: Pick<MediaInfo, "durationSeconds" | "frameRate">): number => Math.max(1, Math.round(media.durationSeconds * media.frameRate));
 
-/** ffmpeg's arguments for the burned video and, given `parts`, the overlay WebM's streams; none when it has neither to do. */
-function ffmpegArgs(options: RenderVideoOptions, band: Band, parts: OverlayParts | undefined): string[] | undefined {
+/**
+ * ffmpeg's arguments for the burned video and, given `parts`, the overlay WebM's streams, and given `framesPath`,
+ * the frames taken for the pictures; none when it has neither video to do.
+ */
+function ffmpegArgs(options: RenderVideoOptions, band: Band, parts: OverlayParts | undefined, framesPath: string | undefined): string[] | undefined {
   const { media } = options;
   const burned = options.outputPath;
   if (burned === undefined && parts === undefined) return undefined;
@@ -168,10 +192,14 @@ function ffmpegArgs(options: RenderVideoOptions, band: Band, parts: OverlayParts
   const captions = `[${input}:v:0]`;
   const both = burned !== undefined && parts !== undefined;
   const [toBurn, toOverlay] = both ? ["[burn]", "[alone]"] : [captions, captions];
+  const takes = burned !== undefined && framesPath !== undefined;
+  // The mark track follows the alpha track when there is one.
+  const marks = `[${input}:v:${parts === undefined ? 1 : 2}]`;
   const graph = [
     ...(both ? [`${captions}split=2${toBurn}${toOverlay}`] : []),
-    ...(burned === undefined ? [] : [`${sourcePicture(media)}${toBurn}overlay=x=${band.x}:y=${band.y}:alpha=straight:eof_action=pass[v]`]),
+    ...(burned === undefined ? [] : [`${sourcePicture(media)}${toBurn}overlay=x=${band.x}:y=${band.y}:alpha=straight:eof_action=pass${takes ? ",split=2[v][composited]" : "[v]"}`]),
     ...(parts === undefined ? [] : overlayGraph(toOverlay, `[${input}:v:1]`, media, band)),
+    ...(takes ? pictureGraph("[composited]", marks, media) : []),
   ];
   return [
     "-hide_banner",
@@ -192,5 +220,6 @@ function ffmpegArgs(options: RenderVideoOptions, band: Band, parts: OverlayParts
       ? []
       : ["-map", "[v]", ...audioOutputArgs(media), ...options.encoder.args, ...(isHdr(media) ? SDR_BT709_TAGS : []), "-t", limitArg(media.durationSeconds), ...mp4OutputArgs(burned)]),
     ...(parts === undefined ? [] : overlayOutputArgs(media, parts)),
+    ...(takes ? pictureOutputArgs(framesPath) : []),
   ];
 }
