@@ -51,6 +51,11 @@ export async function waitForJob(service: EmbeddedService, key: string, id: stri
   for (;;) {
     const response = await fetch(`${service.url}/v1/jobs/${id}`, { headers: { authorization: `Bearer ${key}` } });
     const job = (await response.json()) as Job;
+    // A 503 says "busy, ask again" (the API waited for a database connection): a loaded machine, not a failed run.
+    if (response.status === 503) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      continue;
+    }
     if (response.status !== 200) throw new Error(`GET /v1/jobs/${id} → ${response.status} ${JSON.stringify(job)}`);
     onProgress(job.progress);
     if (job.status === "completed" || job.status === "failed" || job.status === "canceled") return job;
