@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { decodePcm16kMono } from "../media/audio-pcm.ts";
-import { composeSpeech, type SpeechFixture } from "../testing/speech-fixtures.ts";
+import { voiceActivityFixtures, type VoiceActivityFixtures } from "../testing/speech-fixtures.ts";
 import { speechDetectors, type SpeechDetectors } from "./speech-detectors.ts";
 import { SAMPLE_RATE, type SpeechSegment } from "./speech-engine.ts";
 import { segmentSpeech } from "./voice-activity.ts";
@@ -9,28 +9,16 @@ import { segmentSpeech } from "./voice-activity.ts";
 // The worker builds its voice-activity detectors before it takes jobs and lends one to each job: a detector that
 // comes back must find what a new one finds, whatever the job before left in it, and two jobs at once never share one.
 
-let twoSentences: SpeechFixture;
-let runOn: SpeechFixture;
-before(async () => {
-  twoSentences = await composeSpeech([
-    { text: "Welcome to the show. Today we talk about the weather.", silenceBefore: 0.8 },
-    { text: "I would like to order a cup of coffee, please.", silenceBefore: 2 },
-  ]);
-  // No pause long enough to end the speech: the detector is flushed mid-speech (maxSegmentSeconds 4).
-  runOn = await composeSpeech([
-    { text: "It is easy to tell the depth of a well, and these days a chicken leg is a rare dish, it is easy to tell the depth of a well.", silenceBefore: 0.3 },
-  ]);
-});
-after(async () => {
-  await twoSentences.dispose();
-  await runOn.dispose();
-});
+let fixtures: VoiceActivityFixtures;
+before(async () => (fixtures = await voiceActivityFixtures()));
+after(() => fixtures.dispose());
 
 interface Found {
   segments: SpeechSegment[];
   speech: { start: number; end: number }[];
 }
 
+/** Segments of at most 4 s by default: the run-on sentence flushes the detector mid-speech. */
 async function segmentsOf(path: string, detectors?: SpeechDetectors, maxSegmentSeconds = 4): Promise<Found> {
   const signal = new AbortController().signal;
   const found: Found = { segments: [], speech: [] };
@@ -59,19 +47,19 @@ async function cancelMidSpeech(path: string, detectors: SpeechDetectors, seconds
 }
 
 test("a detector reused after other jobs (one canceled mid-speech) finds what a new one finds", async () => {
-  const fresh = await segmentsOf(twoSentences.path);
+  const fresh = await segmentsOf(fixtures.twoSentences.path);
   assert.equal(fresh.segments.length, 2);
   const detectors = speechDetectors();
   await detectors.prepare(1, 4);
-  await segmentsOf(runOn.path, detectors);
-  await cancelMidSpeech(runOn.path, detectors, 3);
+  await segmentsOf(fixtures.runOn.path, detectors);
+  await cancelMidSpeech(fixtures.runOn.path, detectors, 3);
   assert.deepEqual([detectors.built, detectors.lent], [1, 0], "one detector, back after the cancel");
-  assert.deepEqual(await segmentsOf(twoSentences.path, detectors), fresh);
+  assert.deepEqual(await segmentsOf(fixtures.twoSentences.path, detectors), fresh);
   assert.equal(detectors.built, 1);
 });
 
 test("two jobs at once get a detector each, and each finds what it finds alone", async () => {
-  const alone = await Promise.all([segmentsOf(twoSentences.path), segmentsOf(runOn.path)]);
+  const alone = await Promise.all([segmentsOf(fixtures.twoSentences.path), segmentsOf(fixtures.runOn.path)]);
   const detectors = speechDetectors();
   let lentAtOnce = 0;
   const watched = {
@@ -88,12 +76,12 @@ test("two jobs at once get a detector each, and each finds what it finds alone",
       return detectors.lent;
     },
   };
-  const together = await Promise.all([segmentsOf(twoSentences.path, watched), segmentsOf(runOn.path, watched)]);
+  const together = await Promise.all([segmentsOf(fixtures.twoSentences.path, watched), segmentsOf(fixtures.runOn.path, watched)]);
   assert.equal(lentAtOnce, 2, "both were lent at once");
   assert.deepEqual(together, alone);
   assert.deepEqual([detectors.built, detectors.lent], [2, 0]);
   // Both back: the next two jobs at once build nothing.
-  assert.deepEqual(await Promise.all([segmentsOf(runOn.path, detectors), segmentsOf(twoSentences.path, detectors)]), [alone[1], alone[0]]);
+  assert.deepEqual(await Promise.all([segmentsOf(fixtures.runOn.path, detectors), segmentsOf(fixtures.twoSentences.path, detectors)]), [alone[1], alone[0]]);
   assert.equal(detectors.built, 2);
 });
 
@@ -102,6 +90,6 @@ test("prepare builds up to the count asked for, and a job takes a prepared one",
   await detectors.prepare(2, 4);
   await detectors.prepare(2, 4);
   assert.equal(detectors.built, 2);
-  await segmentsOf(twoSentences.path, detectors);
+  await segmentsOf(fixtures.twoSentences.path, detectors);
   assert.deepEqual([detectors.built, detectors.lent], [2, 0]);
 });
