@@ -3,6 +3,7 @@ import { JobFailure } from "@caption/shared/errors/codes";
 import { withoutPaths } from "@caption/shared/errors/redact-paths";
 import type { Logger } from "pino";
 import { SAMPLE_RATE, type SpeechEngine, type SpeechSegment, type TranscribeOptions } from "./speech-engine.ts";
+import type { SpeechDetectors } from "./speech-detectors.ts";
 import { segmentSpeech } from "./voice-activity.ts";
 
 export interface TranscribeAudioOptions {
@@ -13,6 +14,8 @@ export interface TranscribeAudioOptions {
   language: string;
   /** Terms to bias recognition toward, as the customer wrote them; only engines with `biasing` use them. */
   vocabulary?: readonly string[];
+  /** The worker's voice-activity detectors (built before it takes jobs); without, one is built for this call, of `vadModelPath`. */
+  speechDetectors?: SpeechDetectors;
   /** Default: the pinned Silero VAD v6.2 model that models:download installs. */
   vadModelPath?: string;
   maxSegmentSeconds?: number;
@@ -68,6 +71,7 @@ export async function transcribeAudio(options: TranscribeAudioOptions): Promise<
   const speech = segmentSpeech(counted(), {
     signal,
     onSpeech: (stretch) => stretches.push(stretch),
+    ...(options.speechDetectors !== undefined ? { detectors: options.speechDetectors } : {}),
     ...(options.vadModelPath !== undefined ? { modelPath: options.vadModelPath } : {}),
     ...(options.maxSegmentSeconds !== undefined ? { maxSegmentSeconds: options.maxSegmentSeconds } : {}),
     ...(options.firstSegmentSeconds !== undefined ? { firstSegmentSeconds: options.firstSegmentSeconds } : {}),

@@ -4,26 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { decodePcm16kMono } from "../media/audio-pcm.ts";
-import { composeSpeech, type SpeechFixture } from "../testing/speech-fixtures.ts";
+import { voiceActivityFixtures, type VoiceActivityFixtures } from "../testing/speech-fixtures.ts";
 import { SAMPLE_RATE, type SpeechSegment } from "./speech-engine.ts";
 import { segmentSpeech } from "./voice-activity.ts";
 
-let twoSentences: SpeechFixture;
-let runOn: SpeechFixture;
-before(async () => {
-  twoSentences = await composeSpeech([
-    { text: "Welcome to the show. Today we talk about the weather.", silenceBefore: 0.8 },
-    { text: "I would like to order a cup of coffee, please.", silenceBefore: 2 },
-  ]);
-  // Commas only: no pause long enough for the detector to end the speech by itself.
-  runOn = await composeSpeech([
-    { text: "It is easy to tell the depth of a well, and these days a chicken leg is a rare dish, it is easy to tell the depth of a well.", silenceBefore: 0.3 },
-  ]);
-});
-after(async () => {
-  await twoSentences.dispose();
-  await runOn.dispose();
-});
+let fixtures: VoiceActivityFixtures;
+before(async () => (fixtures = await voiceActivityFixtures()));
+after(() => fixtures.dispose());
 
 async function collect(path: string, options: { maxSegmentSeconds?: number; firstSegmentSeconds?: number } = {}): Promise<SpeechSegment[]> {
   const signal = new AbortController().signal;
@@ -35,9 +22,9 @@ async function collect(path: string, options: { maxSegmentSeconds?: number; firs
 const endOf = (segment: SpeechSegment) => segment.start + segment.samples.length / SAMPLE_RATE;
 
 test("finds each sentence as one segment at its place, nothing in the silence between", async () => {
-  const segments = await collect(twoSentences.path);
+  const segments = await collect(fixtures.twoSentences.path);
   assert.equal(segments.length, 2, JSON.stringify(segments.map((s) => [s.start, endOf(s)])));
-  for (const [i, sentence] of twoSentences.sentences.entries()) {
+  for (const [i, sentence] of fixtures.twoSentences.sentences.entries()) {
     const segment = segments[i]!;
     // flite clips carry ~0.1 s of their own silence at each edge; the VAD pads by 0.25 s.
     assert.ok(Math.abs(segment.start - sentence.start) < 0.4, `segment ${i} starts at ${segment.start}, clip at ${sentence.start}`);
@@ -49,16 +36,16 @@ test("finds each sentence as one segment at its place, nothing in the silence be
 test("the samples are the audio at the segment's absolute position", async () => {
   const signal = new AbortController().signal;
   const all: number[] = [];
-  for await (const chunk of decodePcm16kMono(twoSentences.path, { signal })) all.push(...chunk);
-  for (const segment of await collect(twoSentences.path)) {
+  for await (const chunk of decodePcm16kMono(fixtures.twoSentences.path, { signal })) all.push(...chunk);
+  for (const segment of await collect(fixtures.twoSentences.path)) {
     const from = Math.round(segment.start * SAMPLE_RATE);
     assert.deepEqual(segment.samples, Float32Array.from(all.slice(from, from + segment.samples.length)));
   }
 });
 
 test("speech without pauses is cut into contiguous pieces no longer than the maximum", async () => {
-  const segments = await collect(runOn.path, { maxSegmentSeconds: 4 });
-  const sentence = runOn.sentences[0]!;
+  const segments = await collect(fixtures.runOn.path, { maxSegmentSeconds: 4 });
+  const sentence = fixtures.runOn.sentences[0]!;
   assert.ok(segments.length >= Math.ceil((sentence.end - sentence.start) / 4), `${segments.length} segments`);
   for (const [i, segment] of segments.entries()) {
     assert.ok(segment.samples.length <= 4 * SAMPLE_RATE, `segment ${i} has ${segment.samples.length} samples`);
@@ -82,7 +69,7 @@ test("the first segment is cut short, so the first words come soon; the rest kee
 test("stops with the abort reason", async () => {
   const controller = new AbortController();
   const reason = new Error("job canceled");
-  const speech = segmentSpeech(decodePcm16kMono(twoSentences.path, { signal: controller.signal }), { signal: controller.signal });
+  const speech = segmentSpeech(decodePcm16kMono(fixtures.twoSentences.path, { signal: controller.signal }), { signal: controller.signal });
   const iterator = speech[Symbol.asyncIterator]();
   await iterator.next();
   controller.abort(reason);
@@ -93,7 +80,7 @@ test("the event loop turns while the detector works: a cancel heard meanwhile st
   // Audio already in memory, as a pipe full of it is: without a turn of the loop between chunks, the detector
   // would read them all before any timer, notification or exit could be handled.
   const pieces: Float32Array[] = [];
-  for await (const piece of decodePcm16kMono(twoSentences.path, { signal: new AbortController().signal })) pieces.push(piece);
+  for await (const piece of decodePcm16kMono(fixtures.twoSentences.path, { signal: new AbortController().signal })) pieces.push(piece);
   const audio = Float32Array.from(pieces.flatMap((piece) => [...piece]));
   // A second of audio each, as a full pipe's reads come.
   const chunks = Array.from({ length: Math.ceil(audio.length / SAMPLE_RATE) }, (_, i) => audio.subarray(i * SAMPLE_RATE, (i + 1) * SAMPLE_RATE));
@@ -130,7 +117,7 @@ test("a damaged model file is refused before it reaches onnxruntime", async () =
     const pointer = join(dir, "silero_vad.onnx");
     await writeFile(pointer, "version https://git-lfs.github.com/spec/v1\noid sha256:1a15\nsize 2327524\n");
     const signal = new AbortController().signal;
-    const speech = segmentSpeech(decodePcm16kMono(twoSentences.path, { signal }), { signal, modelPath: pointer });
+    const speech = segmentSpeech(decodePcm16kMono(fixtures.twoSentences.path, { signal }), { signal, modelPath: pointer });
     await assert.rejects(speech.next(), /silero_vad\.onnx has \d+ bytes/);
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -1,11 +1,8 @@
-import { createRequire } from "node:module";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { SampleHistory } from "./sample-history.ts";
-import { DEFAULT_SILERO_VAD_MODEL, verifySileroVad } from "./silero-vad-model.ts";
+import { DEFAULT_MAX_SEGMENT_SECONDS, MIN_SPEECH_SECONDS, speechDetectors, WINDOW_SIZE, type NativeVad, type SpeechDetectors } from "./speech-detectors.ts";
 import { SAMPLE_RATE, type SpeechSegment } from "./speech-engine.ts";
-import { verifyOnnxModelFile } from "./verify-model-file.ts";
 
-const WINDOW_SIZE = 512;
 /**
  * The detector runs on the event loop, and audio comes faster than it is read: libuv hands a pipe's reads over
  * one after another, so without turns of its own it would work through dozens of seconds of audio before a
@@ -13,13 +10,10 @@ const WINDOW_SIZE = 512;
  * (a quarter second of audio) are a few milliseconds of work.
  */
 const WINDOWS_PER_TURN = 8;
-const MIN_SPEECH_SECONDS = 0.25;
-const MIN_SILENCE_SECONDS = 0.5;
 /** Context kept around each detected stretch so word onsets and endings are not clipped. */
 const PAD_SECONDS = 0.25;
 /** Padded stretches closer than this become one segment: fewer, longer segments decode better. */
 const MERGE_GAP_SECONDS = 0.3;
-const DEFAULT_MAX_SEGMENT_SECONDS = 25;
 /**
  * The first segment is cut shorter: the render draws nothing before the first words are known, and while they
  * are being recognised the encoder's cores wait (about a tenth of a 25 s segment's length with pocketsphinx).
@@ -27,7 +21,9 @@ const DEFAULT_MAX_SEGMENT_SECONDS = 25;
 const DEFAULT_FIRST_SEGMENT_SECONDS = 6;
 
 export interface SegmentSpeechOptions {
-  /** Defaults to the pinned Silero VAD v6.2 model that models:download installs (its size and sha256 are then checked). */
+  /** Where the detector comes from: the worker's, built before it takes jobs. Default: one built for this call, of `modelPath`. */
+  detectors?: SpeechDetectors;
+  /** Without `detectors`: defaults to the pinned Silero VAD v6.2 model that models:download installs (its size and sha256 are then checked). */
   modelPath?: string;
   signal: AbortSignal;
   /** Longest segment emitted, in seconds (default 25). */
@@ -36,18 +32,6 @@ export interface SegmentSpeechOptions {
   firstSegmentSeconds?: number;
   /** Each stretch the detector calls speech (absolute seconds, without the padding segments get), as it is found. */
   onSpeech?: (stretch: { start: number; end: number }) => void;
-}
-
-interface NativeVad {
-  acceptWaveform(samples: Float32Array): void;
-  isEmpty(): boolean;
-  isDetected(): boolean;
-  front(enableExternalBuffer?: boolean): { start: number; samples: Float32Array };
-  pop(): void;
-  flush(): void;
-}
-interface SherpaVadModule {
-  Vad: new (config: object, bufferSizeInSeconds: number) => NativeVad;
 }
 
 interface Span {
@@ -68,7 +52,20 @@ export async function* segmentSpeech(
   signal.throwIfAborted();
   const maxSegmentSeconds = options.maxSegmentSeconds ?? DEFAULT_MAX_SEGMENT_SECONDS;
   if (!(maxSegmentSeconds >= 2)) throw new RangeError("maxSegmentSeconds must be at least 2");
-  const vad = await createVad(options, maxSegmentSeconds);
+  const lease = await (options.detectors ?? speechDetectors(options.modelPath)).take(maxSegmentSeconds);
+  try {
+    yield* segmentWith(lease.vad, pcm, { ...options, maxSegmentSeconds });
+  } finally {
+    lease.release();
+  }
+}
+
+async function* segmentWith(
+  vad: NativeVad,
+  pcm: AsyncIterable<Float32Array>,
+  options: SegmentSpeechOptions & { maxSegmentSeconds: number },
+): AsyncGenerator<SpeechSegment> {
+  const { signal, maxSegmentSeconds } = options;
 
   const pad = Math.round(PAD_SECONDS * SAMPLE_RATE);
   const mergeGap = Math.round(MERGE_GAP_SECONDS * SAMPLE_RATE);
@@ -188,31 +185,4 @@ function quietestPoint(history: SampleHistory, from: number, to: number): number
     }
   }
   return best;
-}
-
-async function createVad(options: SegmentSpeechOptions, maxSpeechSeconds: number): Promise<NativeVad> {
-  const modelPath = options.modelPath ?? DEFAULT_SILERO_VAD_MODEL;
-  // Silero VAD exports weigh 1-3 MB; anything far outside that is not a usable model.
-  if (options.modelPath === undefined) await verifySileroVad();
-  else await verifyOnnxModelFile(modelPath, { minBytes: 500_000, maxBytes: 20_000_000 });
-  // sherpa-onnx-node is CommonJS without type declarations; loaded on first use to keep imports cheap.
-  const sherpa = createRequire(import.meta.url)("sherpa-onnx-node") as SherpaVadModule;
-  return new sherpa.Vad(
-    {
-      sileroVad: {
-        model: modelPath,
-        threshold: 0.5,
-        minSpeechDuration: MIN_SPEECH_SECONDS,
-        minSilenceDuration: MIN_SILENCE_SECONDS,
-        maxSpeechDuration: maxSpeechSeconds,
-        windowSize: WINDOW_SIZE,
-      },
-      sampleRate: SAMPLE_RATE,
-      numThreads: 1,
-      provider: "cpu",
-      debug: false,
-    },
-    // The detector's own buffer holds at most one flush interval of speech plus its trailing silence.
-    Math.ceil(maxSpeechSeconds + 10),
-  );
 }

@@ -3,6 +3,7 @@ import type { JobStatus } from "@caption/shared/api/job";
 import type { Db } from "@caption/shared/db/database";
 import type { JobRow } from "@caption/shared/db/tables";
 import type { Clock } from "@caption/shared/time/clock";
+import type { SpeechDetectors } from "../asr/speech-detectors.ts";
 import type { SpeechEngine } from "../asr/speech-engine.ts";
 import type { H264Encoder } from "../media/h264-encoder.ts";
 import type { VideoDecoder } from "../media/video-decoder.ts";
@@ -27,7 +28,8 @@ export interface PipelineDeps {
   allowPrivateAddresses: boolean;
   /** Scratch space; each job gets its own folder, removed when it ends. */
   workDir: string;
-  vadModelPath?: string;
+  /** The voice-activity detectors, one per job slot, built before the worker takes jobs; without, each job builds its own. */
+  speechDetectors?: SpeechDetectors;
   /** Bounds on how long a job may hold the worker (download, probes, processing). */
   limits: WorkerLimits;
   /** Time for the attempt's throttles, watches and expiry dates: realClock in the worker, driven in tests. */

@@ -94,7 +94,7 @@ export async function transcribeAndRender(
       engine: deps.engine,
       language: input.language,
       ...(input.vocabulary.length > 0 ? { vocabulary: input.vocabulary } : {}),
-      vadModelPath: deps.vadModelPath,
+      ...(deps.speechDetectors ? { speechDetectors: deps.speechDetectors } : {}),
       signal,
       logger: log,
       onWords: pass,

@@ -13,6 +13,7 @@ import { manualClock } from "@caption/shared/testing/manual-clock";
 import { createTestDatabase, type TestDatabase } from "@caption/shared/testing/test-database";
 import { until } from "@caption/shared/testing/until";
 import { createPocketsphinxEngine } from "../asr/pocketsphinx-engine.ts";
+import { speechDetectors, type SpeechDetectors } from "../asr/speech-detectors.ts";
 import type { SpeechEngine } from "../asr/speech-engine.ts";
 import { jobStatus } from "../db/job-repository.ts";
 import { X264_ENCODER } from "../media/h264-encoder.ts";
@@ -41,6 +42,8 @@ let listener: NotificationListener;
 let files: TestHttpsServer;
 let dir: string;
 let pocketsphinx: SpeechEngine;
+/** The worker's voice-activity detector, built before any job as the worker builds it. */
+let detectors: SpeechDetectors;
 /** Each recognizer call: its job, and whether it finished before it was stopped. */
 const recognitions: { jobId: string; outcome?: "words" | "stopped" }[] = [];
 let recognitionStarted = () => undefined as void;
@@ -56,6 +59,8 @@ before(async () => {
   files = await startTestHttpsServer();
   dir = await mkdtemp(join(tmpdir(), "cancel-states-"));
   pocketsphinx = createPocketsphinxEngine({ logger });
+  detectors = speechDetectors();
+  await detectors.prepare(1);
   const { quietStart, speechFirst, longRender } = await makeJobStateVideos();
   files.serveFile("/quiet-start.mp4", quietStart.path, "video/mp4");
   files.serveFile("/speech-first.mp4", speechFirst.path, "video/mp4");
@@ -86,6 +91,7 @@ function pipelineDeps(): PipelineDeps {
     db: database.db,
     store: createLocalResultStore(join(dir, "store")),
     engine,
+    speechDetectors: detectors,
     encoder: X264_ENCODER,
     decoder: SOFTWARE_DECODER,
     logger,
@@ -142,6 +148,9 @@ async function cancelIn(t: TestContext, name: string, path: string, reached: (jo
     assert.ok(log.indexOf(exit) < log.indexOf(entries[stopped]!), "before the attempt reported its work stopped");
   }
   assert.equal(await jobStatus(database.db, jobId), "canceled");
+  // No detector built while the job ran (that blocks the event loop, the cancel's notification with it), and the
+  // job's given back, to be reset for the next.
+  assert.deepEqual({ built: detectors.built, lent: detectors.lent }, { built: 1, lent: 0 }, "the worker's one detector, given back");
   assert.equal((await accountBalance(database.db, ACCOUNT)).reserved, 0, "nothing reserved, nothing charged");
 
   const goneAt = Math.max(sentAt, ...ended.map((p) => exitOf(p.pid)?.time ?? sentAt));

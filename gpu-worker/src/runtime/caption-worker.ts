@@ -14,6 +14,7 @@ import { startQueueClient } from "@caption/shared/jobs/queue-client";
 import { realClock } from "@caption/shared/time/clock";
 import { loadSpeechEngine } from "../asr/engine-registry.ts";
 import { modelFolder } from "../asr/model-folder.ts";
+import { speechDetectors } from "../asr/speech-detectors.ts";
 import { detectHardwarePaths } from "../media/hardware-paths.ts";
 import { processJob } from "../pipeline/job-attempt.ts";
 import { failJob } from "@caption/shared/jobs/job-lifecycle";
@@ -49,6 +50,12 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
     provider: env.ASR_PROVIDER,
     logger: log,
   });
+  // Built now, one per job slot, so no job builds one while its cancel may be arriving (asr/speech-detectors.ts).
+  const detectors = speechDetectors();
+  await detectors.prepare(env.WORKER_CONCURRENCY).catch(async (error: unknown) => {
+    await Promise.allSettled([engine.close(), db.destroy(), scratch.close()]);
+    throw error;
+  });
   const { encoder, decoder } = await detectHardwarePaths({ binary: env.FFMPEG_PATH, logger: log, asrProvider: engine.provider });
   const store = createResultStore(env);
   const wait = { timeoutSeconds: env.DATABASE_STARTUP_TIMEOUT_SECONDS, logger: log };
@@ -75,7 +82,7 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
     await Promise.allSettled([engine.close(), db.destroy(), scratch.close()]);
     throw error;
   });
-  log.info({ engine: engine.name, model: engine.model, languages: engine.languages, encoder: encoder.encoder, decoder: decoder.decoder, concurrency: env.WORKER_CONCURRENCY }, "worker starting");
+  log.info({ engine: engine.name, model: engine.model, languages: engine.languages, speech_detectors: detectors.built, encoder: encoder.encoder, decoder: decoder.decoder, concurrency: env.WORKER_CONCURRENCY }, "worker starting");
 
   // A running attempt hears of its job's cancel through the jobs trigger's NOTIFY, on one LISTEN connection
   // for the process (it reconnects on its own, and a reconnection makes every watch read again).
@@ -90,6 +97,7 @@ export async function startCaptionWorker(env: Env, databaseUrl: string, logger: 
     db,
     store,
     engine,
+    speechDetectors: detectors,
     encoder,
     decoder,
     logger: log,

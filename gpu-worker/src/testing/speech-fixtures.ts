@@ -65,3 +65,30 @@ async function probeSeconds(path: string): Promise<number> {
   return Number(stdout.trim());
 }
 
+
+export interface VoiceActivityFixtures {
+  twoSentences: SpeechFixture;
+  runOn: SpeechFixture;
+  dispose(): Promise<void>;
+}
+
+/**
+ * The voice-activity tests' audio: two sentences with silence between and around them, and a run-on sentence with
+ * commas only (no pause long enough for the detector to end the speech by itself).
+ */
+export async function voiceActivityFixtures(): Promise<VoiceActivityFixtures> {
+  const twoSentences = await composeSpeech([
+    { text: "Welcome to the show. Today we talk about the weather.", silenceBefore: 0.8 },
+    { text: "I would like to order a cup of coffee, please.", silenceBefore: 2 },
+  ]);
+  const runOn = await composeSpeech([
+    { text: "It is easy to tell the depth of a well, and these days a chicken leg is a rare dish, it is easy to tell the depth of a well.", silenceBefore: 0.3 },
+  ]);
+  return {
+    twoSentences,
+    runOn,
+    async dispose() {
+      await Promise.all([twoSentences.dispose(), runOn.dispose()]);
+    },
+  };
+}
