@@ -56,14 +56,14 @@ test("speech without pauses is cut into contiguous pieces no longer than the max
 });
 
 test("the first segment is cut short, so the first words come soon; the rest keep the longer maximum", async () => {
-  const sentence = runOn.sentences[0]!;
+  const sentence = fixtures.runOn.sentences[0]!;
   assert.ok(sentence.end - sentence.start > 6.5, `${sentence.end - sentence.start} s of speech`);
-  const [first, ...rest] = await collect(runOn.path);
+  const [first, ...rest] = await collect(fixtures.runOn.path);
   assert.ok(first!.samples.length <= 6 * SAMPLE_RATE && first!.samples.length >= 3 * SAMPLE_RATE, `first segment ${first!.samples.length / SAMPLE_RATE} s`);
   assert.equal(rest.length, 1, "the rest of the sentence is one segment");
   assert.equal(Math.round(rest[0]!.start * SAMPLE_RATE), Math.round(endOf(first!) * SAMPLE_RATE));
   // As long as any other, the first is the whole sentence.
-  assert.equal((await collect(runOn.path, { firstSegmentSeconds: 25 })).length, 1);
+  assert.equal((await collect(fixtures.runOn.path, { firstSegmentSeconds: 25 })).length, 1);
 });
 
 test("stops with the abort reason", async () => {
