@@ -85,17 +85,22 @@ test("an endpoint's deliveries go one at a time, in the order they came due; a r
 test("an endpoint whose whole backlog waits for retries costs the hand-over one index step, not a step per row", async () => {
   const [endpoint = ""] = await accountWithEndpoints(1);
   const first = await delivery(endpoint, at(7200));
+  // Rows the hand-over's own transaction fetched through indexes. The other tests' endpoints and their queued
+  // deliveries cost what they cost; what is under test is that 299 more waiting rows of one endpoint add nothing.
+  const fetched = async () => {
+    await sql`ANALYZE webhook_deliveries`.execute(database.db); // as autovacuum would: the plan is what is under test
+    return database.db.transaction().execute(async (trx) => {
+      const claimed = await claimDeliveriesToEnqueue(trx, at(3600), 100, 10);
+      assert.ok(claimed.every((row) => row.id < first), "none of its deliveries is due");
+      const stats = await sql<{ fetched: string }>`
+        SELECT idx_tup_fetch AS fetched FROM pg_stat_xact_user_tables WHERE relname = 'webhook_deliveries'`.execute(trx);
+      return Number(stats.rows[0]?.fetched ?? 0);
+    });
+  };
+  const withOne = await fetched();
   for (let i = 1; i < 300; i++) await delivery(endpoint, at(7200 + i));
-  await sql`ANALYZE webhook_deliveries`.execute(database.db); // as autovacuum would: the plan is what is under test
-  // Rows the hand-over's own transaction fetched through indexes (every other endpoint here has few).
-  const fetched = await database.db.transaction().execute(async (trx) => {
-    const claimed = await claimDeliveriesToEnqueue(trx, at(3600), 100, 10);
-    assert.ok(claimed.every((row) => row.id < first), "none of its deliveries is due");
-    const stats = await sql<{ fetched: string }>`
-      SELECT idx_tup_fetch AS fetched FROM pg_stat_xact_user_tables WHERE relname = 'webhook_deliveries'`.execute(trx);
-    return Number(stats.rows[0]?.fetched ?? 0);
-  });
-  assert.ok(fetched < 100, `fetched ${fetched} rows for 300 waiting ones`);
+  const withMany = await fetched();
+  assert.ok(withMany - withOne < 30, `fetched ${withOne} rows with one waiting delivery, ${withMany} with 300`);
 });
 
 test("a disabled endpoint's deliveries are not handed over", async () => {

@@ -92,10 +92,22 @@ for (const [name, { script, workspace }] of Object.entries(IMAGES)) {
     });
 
     test("is multi-stage and installs only production dependencies, without install scripts", () => {
-      assert.ok(instructions.filter((i) => i.keyword === "FROM").length >= 2);
-      const install = instructions.find((i) => i.keyword === "RUN" && i.args.includes("ci"));
-      assert.ok(install, "npm ci");
+      const stages = stagesOf(instructions);
+      assert.ok(stages.length >= 2);
+      // The stage the image takes its app from installs the workspace's production dependencies alone; a stage that
+      // needs dev dependencies (a build tool) gives the image only what it built, a dist folder.
+      const [app, ...others] = stages.at(-1)!.instructions.filter((i) => i.keyword === "COPY" && i.flags.from).map((i) => i.flags.from);
+      const install = stages.find((stage) => stage.name === app)?.instructions.find((i) => i.keyword === "RUN" && i.args.includes("ci"));
+      assert.ok(install, `npm ci in the stage the image copies first (${app})`);
       for (const flag of ["--omit=dev", "--ignore-scripts", `--workspace`, workspace]) assert.ok(install.args.includes(flag), `npm ci lacks ${flag}`);
+      for (const stage of stages.filter((s) => s.name !== app && s.instructions.some((i) => i.keyword === "RUN" && i.args.includes("ci")))) {
+        assert.ok(!others.includes(stage.name), `the image copies nothing from ${stage.name} directly`);
+        const taken = instructions.filter((i) => i.keyword === "COPY" && i.flags.from === stage.name);
+        for (const copy of taken) assert.ok(copy.args.slice(0, -1).every((source) => /\/dist\/?$/.test(source)), `from ${stage.name} only a dist folder: ${copy.args.join(" ")}`);
+      }
+      for (const stage of stages) {
+        for (const run of stage.instructions.filter((i) => i.keyword === "RUN" && i.args.includes("ci"))) assert.ok(run.args.includes("--ignore-scripts"), `${stage.name}: npm ci runs install scripts`);
+      }
     });
 
     test("sets only variables the service reads", () => {
@@ -166,3 +178,15 @@ test(".dockerignore keeps dependencies, history, scratch, tests, test support an
     assert.equal(isIgnored(DOCKERIGNORE, file), false, file);
   }
 });
+
+/** The Dockerfile's stages: each FROM and what follows it, named by its `AS` (or its index). */
+function stagesOf(instructions: Instruction[]): { name: string; instructions: Instruction[] }[] {
+  const stages: { name: string; instructions: Instruction[] }[] = [];
+  for (const instruction of instructions) {
+    if (instruction.keyword === "FROM") {
+      const as = instruction.args.findIndex((a) => a.toLowerCase() === "as");
+      stages.push({ name: as >= 0 ? instruction.args[as + 1]! : String(stages.length), instructions: [] });
+    } else stages.at(-1)?.instructions.push(instruction);
+  }
+  return stages;
+}
