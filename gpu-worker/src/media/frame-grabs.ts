@@ -39,6 +39,12 @@ export interface FramePicks {
   strip: { frames: readonly number[]; path: string; height: number };
 }
 
+/** How many whole frames the render took. */
+export async function takenFrameCount(taken: TakenFrames): Promise<number> {
+  const { size } = await stat(taken.path);
+  return Math.floor(size / (taken.width * taken.height + 2 * Math.ceil(taken.width / 2) * Math.ceil(taken.height / 2)));
+}
+
 /** The filters after a picture's frame: the poster as it is, a strip frame scaled to the strip's height. */
 const posterFilters = "format=yuv420p";
 const stripFilters = (height: number) => `scale=-2:${height},setsar=1,format=yuv420p`;
@@ -59,9 +65,8 @@ export async function picturesFromFrames(
   options: { signal?: AbortSignal; binary?: string; logger?: Logger } = {},
 ): Promise<void> {
   const frames = [picks.poster.frame, ...picks.strip.frames];
-  const { size } = await stat(taken.path);
-  const frameBytes = taken.width * taken.height + 2 * Math.ceil(taken.width / 2) * Math.ceil(taken.height / 2);
-  if (size < (Math.max(...frames) + 1) * frameBytes) throw new Error(`the render took ${Math.floor(size / frameBytes)} frames, frame ${Math.max(...frames)} is wanted`);
+  const count = await takenFrameCount(taken);
+  if (count <= Math.max(...frames)) throw new Error(`the render took ${count} frames, frame ${Math.max(...frames)} is wanted`);
   const pick = (frame: number) => `select=eq(n\\,${frame})`;
   const graph = [
     `[0:v]split=${frames.length}${frames.map((_, i) => `[f${i}]`).join("")}`,

@@ -78,7 +78,7 @@ function deps(overrides: Partial<PipelineDeps>): PipelineDeps {
     engine,
     encoder: X264_ENCODER,
     decoder: SOFTWARE_DECODER,
-    logger: pino({ level: "silent" }),
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
     ffmpegPath: "ffmpeg",
     ffprobePath: "ffprobe",
     allowPrivateAddresses: false,
@@ -155,4 +155,15 @@ test("an odd-sized video's overlay is made, at its size", async () => {
   assert.deepEqual(crashes, []);
   assert.equal(row.status, "completed", `${row.error_code}: ${row.error_message}`);
   assert.ok(row.overlay_webm_key && row.overlay_mov_key);
+});
+
+// As images:check's clip (-shortest, 25 fps): the container's duration is the audio's, a little past the last
+// picture, so the strip's last instant can fall on a frame the render never reaches.
+test("a video whose sound outlasts its pictures is captioned with its poster and strip", async () => {
+  const short = join(dir, "sound-outlasts.mp4");
+  await runFfmpeg({ args: ["-hide_banner", "-loglevel", "error", "-y", "-t", "2.5", "-i", video, "-i", video, "-map", "0:v", "-map", "1:a", "-c", "copy", short] });
+  const { row } = await runJob(short, "burned", {});
+  assert.deepEqual(crashes, []);
+  assert.equal(row.status, "completed", `${row.error_code}: ${row.error_message}`);
+  assert.ok(row.poster_key && row.preview_strip_key, "poster and strip stored");
 });

@@ -79,6 +79,10 @@ export class PictureChooser {
     return this.#settle(layout.cue.end);
   }
 
+  get finished(): boolean {
+    return this.#finished;
+  }
+
   /** No more cues: the last frames to take. */
   finish(): FramesToTake {
     this.#finished = true;

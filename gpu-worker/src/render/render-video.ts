@@ -107,7 +107,7 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
   const layouts: CueLayout[] = [];
   const piped = (frames: readonly ScheduledFrame[]): PipedFrame[] =>
     frames.map((frame) => ({ ptsMs: frame.ptsMs, layout: frame.cue === null ? null : layouts[frame.cue]!, t: frame.t }));
-  const chooser = options.pictures && new PictureChooser({ style, durationSeconds: media.durationSeconds, frameRate: media.frameRate });
+  const chooser = options.pictures && new PictureChooser({ style, durationSeconds: pictureSeconds(media), frameRate: media.frameRate });
   const takesFrames = chooser !== undefined && options.outputPath !== undefined;
   // A cue's marks go out before its caption frames: ffmpeg composites nothing past them before they are known.
   const marks = (toTake: FramesToTake | undefined) => (toTake && takesFrames ? frameMarks(toTake, media.frameRate) : []);
@@ -157,6 +157,8 @@ export async function renderCaptionedVideo(options: RenderVideoOptions): Promise
     await overlay?.close();
   }
   logger?.info({ frames_drawn: result.framesDrawn, paint_ms: Math.round(result.paintMs), band_width: band.width, band_height: band.height }, "captioned video rendered");
+  // The render ends with the pictures; cues of sound past them were never read, and no frame can show them.
+  if (chooser && !chooser.finished) chooser.finish();
   return { ...result, ...(chooser && { pictures: { chosen: chooser.chosen(), framesPath: framesPath ?? null } }) };
 }
 
@@ -177,6 +179,10 @@ export function sourcePicture(media: Pick<MediaInfo, "videoStreamIndex" | "color
 }
 
 /** Frames of a constant-rate video as long as the source, from its first frame. */
+/** How long the pictures last: a video's sound may run on past its last frame, and a poster can only be a frame. */
+export const pictureSeconds = (media: Pick<MediaInfo, "durationSeconds" | "frameRate" | "videoFrames">): number =>
+  media.videoFrames > 0 ? Math.min(media.durationSeconds, media.videoFrames / media.frameRate) : media.durationSeconds;
+
 export const frameCount = (media: Pick<MediaInfo, "durationSeconds" | "frameRate">): number => Math.max(1, Math.round(media.durationSeconds * media.frameRate));
 
 /**
