@@ -23,6 +23,12 @@ export interface FrameGrabs {
   strip: { times: readonly number[]; path: string; height: number };
 }
 
+export interface GrabOptions {
+  signal?: AbortSignal;
+  binary?: string;
+  logger?: Logger;
+}
+
 /** JPEG quality (ffmpeg's mjpeg qscale: 2 best … 31): a poster is looked at closely. */
 const JPEG_QUALITY = "3";
 
@@ -39,12 +45,6 @@ export interface FramePicks {
   strip: { frames: readonly number[]; path: string; height: number };
 }
 
-/** How many whole frames the render took. */
-export async function takenFrameCount(taken: TakenFrames): Promise<number> {
-  const { size } = await stat(taken.path);
-  return Math.floor(size / (taken.width * taken.height + 2 * Math.ceil(taken.width / 2) * Math.ceil(taken.height / 2)));
-}
-
 /** The filters after a picture's frame: the poster as it is, a strip frame scaled to the strip's height. */
 const posterFilters = "format=yuv420p";
 const stripFilters = (height: number) => `scale=-2:${height},setsar=1,format=yuv420p`;
@@ -57,16 +57,14 @@ const pictureOutputs = (grabs: { poster: { path: string }; strip: { path: string
 
 /**
  * The poster and the strip (as `grabFrames` writes them) from frames the render took: a read of a few raw
- * frames and two JPEGs, no decoding.
+ * frames and two JPEGs, no decoding. False, and nothing written, when the render ended before a picked frame
+ * (a video whose sound outlasts its pictures): the caller seeks for them instead.
  */
-export async function picturesFromFrames(
-  taken: TakenFrames,
-  picks: FramePicks,
-  options: { signal?: AbortSignal; binary?: string; logger?: Logger } = {},
-): Promise<void> {
+export async function picturesFromFrames(taken: TakenFrames, picks: FramePicks, options: GrabOptions = {}): Promise<boolean> {
   const frames = [picks.poster.frame, ...picks.strip.frames];
-  const count = await takenFrameCount(taken);
-  if (count <= Math.max(...frames)) throw new Error(`the render took ${count} frames, frame ${Math.max(...frames)} is wanted`);
+  const { size } = await stat(taken.path);
+  const frameBytes = taken.width * taken.height + 2 * Math.ceil(taken.width / 2) * Math.ceil(taken.height / 2);
+  if (Math.floor(size / frameBytes) <= Math.max(...frames)) return false;
   const pick = (frame: number) => `select=eq(n\\,${frame})`;
   const graph = [
     `[0:v]split=${frames.length}${frames.map((_, i) => `[f${i}]`).join("")}`,
@@ -86,6 +84,7 @@ export async function picturesFromFrames(
       ...pictureOutputs(picks),
     ],
   });
+  return true;
 }
 
 /**
@@ -101,11 +100,7 @@ export function seekPoint(t: number, frameRate: number): number {
  * One ffmpeg run writing the poster (a JPEG of the frame at `poster.at`) and the strip (the frames at
  * `strip.times` scaled to `strip.height` and laid side by side, one JPEG).
  */
-export async function grabFrames(
-  video: FramedVideo,
-  grabs: FrameGrabs,
-  options: { signal?: AbortSignal; binary?: string; logger?: Logger } = {},
-): Promise<void> {
+export async function grabFrames(video: FramedVideo, grabs: FrameGrabs, options: GrabOptions = {}): Promise<void> {
   const times = [grabs.poster.at, ...grabs.strip.times];
   const perInstant = video.overlayPath === undefined ? 1 : 2;
   const inputs = times.flatMap((t) => {

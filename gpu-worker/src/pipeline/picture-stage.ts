@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { VIDEO_FILES } from "@caption/shared/storage/result-files";
 import { isHdr } from "../media/dynamic-range.ts";
-import { grabFrames, picturesFromFrames, takenFrameCount } from "../media/frame-grabs.ts";
+import { grabFrames, picturesFromFrames } from "../media/frame-grabs.ts";
 import type { MediaInfo } from "../media/media-info.ts";
 import type { RenderedPictures } from "../render/render-video.ts";
 import type { AttemptContext } from "./attempt-context.ts";
@@ -31,15 +31,14 @@ export async function takePictures(
   const local = (file: LocalResultFile) => path.join(dir, file.name);
   const options = { signal, binary: deps.ffmpegPath, logger: log };
   const [posterPath, stripPath] = [local(VIDEO_FILES.poster), local(VIDEO_FILES.previewStrip)];
-  const taken = pictures.framesPath === null ? null : { path: pictures.framesPath, width: media.width, height: media.height };
-  const picks = { poster: { frame: poster.take, path: posterPath }, strip: { frames: strip.map((s) => s.take), path: stripPath, height: STRIP_HEIGHT } };
-  // The instants come from the container's duration; where the pictures end before it (the sound lasts longer), the
-  // render never reaches the last instants' frames, and those pictures are found by seeking as for an overlay.
-  const count = taken === null ? 0 : await takenFrameCount(taken);
-  const fromRender = taken !== null && count > Math.max(picks.poster.frame, ...picks.strip.frames);
-  if (taken !== null && !fromRender) log.info({ taken: count }, "the render ended before the pictures' last instant: seeking for them");
-  if (fromRender) await picturesFromFrames(taken, picks, options);
-  if (taken !== null) await rm(taken.path, { force: true });
+  // The instants come from the cues; where the render ended before one of their frames (the sound outlasts the
+  // pictures), they are found by seeking, as for an overlay alone.
+  const fromRender = pictures.framesPath !== null && await picturesFromFrames(
+    { path: pictures.framesPath, width: media.width, height: media.height },
+    { poster: { frame: poster.take, path: posterPath }, strip: { frames: strip.map((s) => s.take), path: stripPath, height: STRIP_HEIGHT } },
+    options,
+  );
+  if (pictures.framesPath !== null) await rm(pictures.framesPath, { force: true });
   if (!fromRender) {
     const base = input.files[0]!;
     const overlay = base === VIDEO_FILES.uncaptioned;
