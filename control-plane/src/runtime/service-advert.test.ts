@@ -111,13 +111,16 @@ test("a file owned by another user is ignored", { skip: !ROOT && "only root can 
 test("a live process this user may not signal (EPERM) is not the service's", async () => {
   await fresh();
   await plant({ url: t.url, pid: 1, nonce });
+  // The child loads the module as root and only then becomes `nobody`: a checkout in a private directory (a
+  // mktemp -d under /root) is out of that user's reach.
   const script = `const { findAdvertisedService } = await import(${JSON.stringify(path.join(import.meta.dirname, "service-advert.ts"))});
+    if (${ROOT}) { process.setgid(65534); process.setuid(65534); }
     process.stdout.write(JSON.stringify(await findAdvertisedService(${JSON.stringify(dir)})));`;
   let found: { advert?: unknown; ignored?: string };
   if (ROOT) {
     await chown(dir, 65534, 65534);
     await chown(advertFile(), 65534, 65534);
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { uid: 65534, gid: 65534, cwd: "/" });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: "/" });
     let out = "";
     let err = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
