@@ -1,5 +1,6 @@
 // The whole test suite: type-check, lint (import cycles included), then every *.test.ts against a real embedded
-// PostgreSQL. `--quick` leaves out the whole-service files (test/src/e2e: each starts the service's processes).
+// PostgreSQL, two files at a time, longest first (scripts/run-test-files.ts). `--quick` leaves out the
+// whole-service files (test/src/e2e: each starts the service's processes).
 import { spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
 import path from "node:path";
@@ -53,6 +54,9 @@ const postgres = await startEmbeddedPostgres(pgDir, logger);
 
 const env = {
   ...process.env,
+  // V8's compiled code and Node's type-stripped sources, cached across the run's processes and runs: each test
+  // file is a process of its own that would otherwise compile the same few hundred modules again.
+  NODE_COMPILE_CACHE: path.join(tmp, "node-compile-cache"),
   TEST_DATABASE_ADMIN_URL: postgres.adminUrl,
   NODE_EXTRA_CA_CERTS: ca.caCertPath,
   TEST_CA_DIR: path.dirname(ca.caCertPath),
@@ -63,7 +67,7 @@ const files = patterns.length > 0 ? patterns : [...packages, "test/src/deploy/**
 console.log("▶ tests");
 let code = 1;
 try {
-  code = await run(process.execPath, ["--test", "--test-concurrency=2", "--test-reporter=spec", ...files], env);
+  code = await run(process.execPath, ["scripts/run-test-files.ts", ...files], env);
 } finally {
   await postgres.destroy();
   await rm(pgDir, { recursive: true, force: true });
