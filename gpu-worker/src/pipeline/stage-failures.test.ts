@@ -49,10 +49,9 @@ before(async () => {
   await grantCredits(database.db, "acct_1", 600);
   await database.db.insertInto("api_keys").values({ id: "key_1", account_id: "acct_1", name: "k", prefix: "k1", secret_hash: "0".repeat(64), scopes: ["subtitles:write"] }).execute();
   video = (await makeSpeechVideo({ text: "Every stage may fail, and the worker goes on.", width: 360, height: 640, fps: 30 })).path;
-  // 853×481, as the crash report's: H.264 in 4:4:4 (x264 codes odd sizes there, not in 4:2:0). Its first 1.5 s
-  // only: the size is what is tested, and its overlay (VP9 with alpha, ProRes 4444) is encoded frame by frame.
+  // 853×481, as the crash report's: H.264 in 4:4:4 (x264 codes odd sizes there, not in 4:2:0).
   oddVideo = join(dir, "odd.mp4");
-  await runFfmpeg({ args: ["-hide_banner", "-loglevel", "error", "-y", "-i", video, "-t", "1.5", "-vf", "scale=853:481,format=yuv444p", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "copy", oddVideo] });
+  await runFfmpeg({ args: ["-hide_banner", "-loglevel", "error", "-y", "-i", video, "-vf", "scale=853:481,format=yuv444p", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "copy", oddVideo] });
 });
 after(async () => {
   process.off("uncaughtException", heard);
