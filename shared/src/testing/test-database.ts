@@ -17,6 +17,16 @@ function adminUrl(): string {
   return url;
 }
 
+/** Creates database `name` (a copy of `template` when given); its connection string. */
+async function createEmptyDatabase(adminConnectionUrl: string, name: string, template?: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminConnectionUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${pg.escapeIdentifier(template)}` : ""}`).finally(() => admin.end());
+  const url = new URL(adminConnectionUrl);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
 /** Names the migrated database that createTestDatabase copies, in the environment of the test files it starts. */
 export const TEST_DATABASE_TEMPLATE_VARIABLE = "TEST_DATABASE_TEMPLATE";
 
@@ -25,14 +35,9 @@ export const TEST_DATABASE_TEMPLATE_VARIABLE = "TEST_DATABASE_TEMPLATE";
  * file's database is a copy (CREATE DATABASE … TEMPLATE) rather than 16 migrations run again.
  */
 export async function createTemplateDatabase(adminConnectionUrl: string, name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: adminConnectionUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminConnectionUrl);
-  url.pathname = `/${name}`;
+  const url = await createEmptyDatabase(adminConnectionUrl, name);
   // Closed before any copy: PostgreSQL copies a database only while nobody is connected to it.
-  const db = createDatabase(url.href, { max: 1, applicationName: "caption-test-template" });
+  const db = createDatabase(url, { max: 1, applicationName: "caption-test-template" });
   await migrateToLatest(db).finally(() => db.destroy());
 }
 
@@ -40,16 +45,11 @@ export async function createTemplateDatabase(adminConnectionUrl: string, name: s
 export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `test_${randomBytes(6).toString("hex")}`;
   const template = process.env[TEST_DATABASE_TEMPLATE_VARIABLE];
-  const admin = new pg.Client({ connectionString: adminUrl() });
-  await admin.connect();
-  await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${pg.escapeIdentifier(template)}` : `CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl());
-  url.pathname = `/${name}`;
-  const db = createDatabase(url.href, { max: 10, applicationName: "caption-test" });
+  const url = await createEmptyDatabase(adminUrl(), name, template);
+  const db = createDatabase(url, { max: 10, applicationName: "caption-test" });
   if (!template) await migrateToLatest(db);
   return {
-    url: url.href,
+    url,
     db,
     async dispose() {
       await db.destroy();
