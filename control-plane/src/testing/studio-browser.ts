@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { chromium, type BrowserContext } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 
 // The studio's browser tests and its benchmark: the studio built from its current sources (cached by their hash, so
 // they never run an old build and two test files never build it twice), and Debian's Chromium to open it in.
@@ -55,6 +55,8 @@ export interface StudioBrowser {
 
 /** Debian's Chromium, headless, with a fresh profile of its own. */
 export async function launchStudioBrowser(): Promise<StudioBrowser> {
+  // Loaded here, not with the module: every importer of the testing barrel would pay for playwright otherwise.
+  const { chromium } = await import("playwright-core");
   const profile = await mkdtemp(path.join(tmpdir(), "studio-chromium-"));
   const context = await chromium.launchPersistentContext(profile, { ...CHROMIUM, viewport: { width: 1280, height: 900 } });
   return {

@@ -16,7 +16,9 @@ let files: TestHttpsServer;
 let clipSeconds: number;
 before(async () => {
   files = await startTestHttpsServer();
-  const clip = await makeSpeechVideo({ text: TEXT, width: 1920, height: 1080, fps: 30, durationSeconds: 40 });
+  // Long enough that a render is still running a grace period after it is seen to start; small, because what is
+  // tested is how work stops and resumes, not the size (the whole job runs twice per worker test).
+  const clip = await makeSpeechVideo({ text: TEXT, width: 640, height: 360, fps: 30, durationSeconds: 40 });
   clipSeconds = Math.ceil(clip.durationSeconds);
   files.serveFile("/clip.mp4", clip.path, "video/mp4");
 });
