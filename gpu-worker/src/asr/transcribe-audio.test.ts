@@ -56,6 +56,12 @@ test("transcribes speech segment by segment with absolute, ordered word times", 
       const before = handedOver.slice(0, i + 1).reduce((n, h) => n + h.words.length, 0);
       assert.ok(result.words.slice(before).every((w) => w.start >= horizon), `a word after segment ${i} starts before its horizon ${horizon}`);
     }
+    // Before a segment is decoded its start is handed over, so the captions of the silence before it are final.
+    for (const segment of result.segments) {
+      const opened = handedOver.findIndex((h) => h.words.length === 0 && h.horizon === segment.start);
+      const recognised = handedOver.findIndex((h) => h.words.length > 0 && h.horizon === segment.end);
+      assert.ok(opened >= 0 && opened < recognised, `segment at ${segment.start}: ${JSON.stringify(handedOver)}`);
+    }
     assert.equal(progress.at(-1), result.duration);
   } finally {
     await engine.close();

@@ -81,6 +81,8 @@ export async function transcribeAudio(options: TranscribeAudioOptions): Promise<
     const end = Math.max(start, segment.start + segment.samples.length / SAMPLE_RATE);
     const began = performance.now();
     const onLanguage = (code: string) => heard.set(code, (heard.get(code) ?? 0) + (end - segment.start));
+    // No word still to come starts before this segment: the captions up to it are final while it is decoded.
+    if (start > previousEnd) options.onWords?.([], start);
     const raw = await recognise(engine, segment, { language, signal, onLanguage, ...(vocabulary ? { vocabulary } : {}), ...(logger ? { logger } : {}) });
     decodeMs += performance.now() - began;
     speechSeconds += end - segment.start;

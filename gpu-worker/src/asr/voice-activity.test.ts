@@ -6,7 +6,7 @@ import { after, before, test } from "node:test";
 import { decodePcm16kMono } from "../media/audio-pcm.ts";
 import { voiceActivityFixtures, type VoiceActivityFixtures } from "../testing/speech-fixtures.ts";
 import { SAMPLE_RATE, type SpeechSegment } from "./speech-engine.ts";
-import { segmentSpeech } from "./voice-activity.ts";
+import { segmentLimitSeconds, segmentSpeech } from "./voice-activity.ts";
 
 let fixtures: VoiceActivityFixtures;
 before(async () => (fixtures = await voiceActivityFixtures()));
@@ -55,7 +55,7 @@ test("speech without pauses is cut into contiguous pieces no longer than the max
   assert.ok(Math.abs(endOf(segments.at(-1)!) - sentence.end) < 0.4);
 });
 
-test("the first segment is cut short, so the first words come soon; the rest keep the longer maximum", async () => {
+test("the first segment is cut short, so the first words come soon; what follows it is one segment when it fits", async () => {
   const sentence = fixtures.runOn.sentences[0]!;
   assert.ok(sentence.end - sentence.start > 6.5, `${sentence.end - sentence.start} s of speech`);
   const [first, ...rest] = await collect(fixtures.runOn.path);
@@ -64,6 +64,22 @@ test("the first segment is cut short, so the first words come soon; the rest kee
   assert.equal(Math.round(rest[0]!.start * SAMPLE_RATE), Math.round(endOf(first!) * SAMPLE_RATE));
   // As long as any other, the first is the whole sentence.
   assert.equal((await collect(fixtures.runOn.path, { firstSegmentSeconds: 25 })).length, 1);
+});
+
+test("a segment may be as long as the audio before it: short at first, then growing to the maximum", () => {
+  const limits = { firstSeconds: 6, maxSeconds: 25 };
+  assert.deepEqual([0, 4, 6, 9.5, 20, 25, 300].map((start) => segmentLimitSeconds(start, limits)), [6, 6, 6, 9.5, 20, 25, 25]);
+  assert.equal(segmentLimitSeconds(40, { firstSeconds: 25, maxSeconds: 25 }), 25);
+});
+
+test("long speech without pauses comes in segments that grow with the audio before them", async () => {
+  const sentence = fixtures.runOn.sentences[0]!;
+  const segments = await collect(fixtures.runOn.path, { firstSegmentSeconds: 2, maxSegmentSeconds: 25 });
+  assert.ok(segments.length >= 3, `${segments.length} segments over ${sentence.end - sentence.start} s`);
+  for (const [i, segment] of segments.entries()) {
+    const seconds = segment.samples.length / SAMPLE_RATE;
+    assert.ok(seconds <= Math.max(2, segment.start) + 1e-9, `segment ${i} at ${segment.start} s lasts ${seconds} s`);
+  }
 });
 
 test("stops with the abort reason", async () => {

@@ -20,6 +20,17 @@ const MERGE_GAP_SECONDS = 0.3;
  */
 const DEFAULT_FIRST_SEGMENT_SECONDS = 6;
 
+/**
+ * The longest a segment starting `startSeconds` into the audio may be: no longer than the audio before it (nor
+ * than the first segment may be, nor than `maxSeconds`). The render composites no further than the words
+ * recognised, and recognises a segment's words only when the whole segment is decoded; segments that grow with
+ * the audio behind them keep the words ahead of the render (which moves at about half the speed recognition
+ * does), where one long second segment left the encoder idle for most of a minute's recognition.
+ */
+export function segmentLimitSeconds(startSeconds: number, limits: { firstSeconds: number; maxSeconds: number }): number {
+  return Math.min(limits.maxSeconds, Math.max(limits.firstSeconds, startSeconds));
+}
+
 export interface SegmentSpeechOptions {
   /** Where the detector comes from: the worker's, built before it takes jobs. Default: one built for this call, of `modelPath`. */
   detectors?: SpeechDetectors;
@@ -28,7 +39,10 @@ export interface SegmentSpeechOptions {
   signal: AbortSignal;
   /** Longest segment emitted, in seconds (default 25). */
   maxSegmentSeconds?: number;
-  /** Longest first segment, in seconds (default 6, at most maxSegmentSeconds): the first words come sooner. */
+  /**
+   * Longest first segment, in seconds (default 6, at most maxSegmentSeconds): the first words come sooner. Later
+   * ones may be as long as the audio before them, up to maxSegmentSeconds (segmentLimitSeconds).
+   */
   firstSegmentSeconds?: number;
   /** Each stretch the detector calls speech (absolute seconds, without the padding segments get), as it is found. */
   onSpeech?: (stretch: { start: number; end: number }) => void;
@@ -71,12 +85,12 @@ async function* segmentWith(
   const mergeGap = Math.round(MERGE_GAP_SECONDS * SAMPLE_RATE);
   const firstSegmentSeconds = Math.min(maxSegmentSeconds, options.firstSegmentSeconds ?? DEFAULT_FIRST_SEGMENT_SECONDS);
   if (!(firstSegmentSeconds >= 2)) throw new RangeError("firstSegmentSeconds must be at least 2");
-  let emitted = false;
-  // The longest segment the next one may be.
-  const limit = () => Math.round((emitted ? maxSegmentSeconds : firstSegmentSeconds) * SAMPLE_RATE);
+  // The longest a segment starting at sample `from` may be.
+  const limit = (from: number) =>
+    Math.round(segmentLimitSeconds(from / SAMPLE_RATE, { firstSeconds: firstSegmentSeconds, maxSeconds: maxSegmentSeconds }) * SAMPLE_RATE);
   // sherpa's maxSpeechDuration does not split speech without pauses, so long speech is flushed
   // out of the detector in pieces and re-cut at quiet points below.
-  const flushSamples = () => Math.round(limit() / 2);
+  const flushSamples = (from: number) => Math.round(limit(from) / 2);
   // Speech that starts after pending.end + this would already be detected, so nothing can join it.
   const settleSamples = pad + mergeGap + Math.round((MIN_SPEECH_SECONDS + 0.1) * SAMPLE_RATE);
   const keepSamples = Math.round((maxSegmentSeconds / 2 + 5) * SAMPLE_RATE) + pad;
@@ -90,14 +104,13 @@ async function* segmentWith(
   /** The segment [from, to), unless the work was stopped meanwhile (a segment yielded is one the caller recognises). */
   function segment(from: number, to: number): SpeechSegment {
     signal.throwIfAborted();
-    emitted = true;
     return { start: from / SAMPLE_RATE, samples: history.slice(from, to) };
   }
 
   /** Yields the head of `span` while it is longer than a segment may be. */
   function* splitOffHead(span: Span): Generator<SpeechSegment> {
-    while (span.end - span.start > limit()) {
-      const longest = limit();
+    while (span.end - span.start > limit(span.start)) {
+      const longest = limit(span.start);
       const cut = quietestPoint(history, span.start + Math.round(longest / 2), span.start + longest);
       yield segment(span.start, cut);
       span.start = cut;
@@ -151,7 +164,7 @@ async function* segmentWith(
         speechSince = undefined;
       } else if (speechSince === undefined) {
         speechSince = history.end - (chunk.length - offset);
-      } else if (history.end - (chunk.length - offset) - speechSince >= flushSamples()) {
+      } else if (history.end - (chunk.length - offset) - speechSince >= flushSamples(speechSince)) {
         vad.flush();
         speechSince = undefined;
       }
