@@ -27,13 +27,15 @@ import { sweepPresets } from "../pipeline/preset-sweep.ts";
 import { transcribeForSweeps } from "../pipeline/sweep-words.ts";
 import { ProgressBar } from "../pipeline/progress-bar.ts";
 
-const USAGE = `usage: pipeline-bench [--full] [--presets a,b] [--orientation portrait|landscape] [--only sweep] [--no-api] [--keep]
+const USAGE = `usage: pipeline-bench [--full] [--presets a,b] [--orientation portrait|landscape] [--only sweep] [--repeat N] [--no-api] [--keep]
   --full              600 s videos too, and every preset on 60 s portrait and landscape clips, each also burned in
                       with libass (about 45 min on 2 cores); the quick run burns in only the job preset with libass
   --presets a,b       only these presets in the render sweep (default: all 16)
   --orientation O     portrait or landscape only (default: both)
   --only sweep        only the render sweeps and their libass burn-ins (no whole jobs, ASR or API), captioned with
                       the worker's engine's transcript of the sweep's clip
+  --repeat N          render each preset of the sweep N times (default 1), interleaved with floor runs, and report
+                      the median ratio to the floor with every render's beside it
   --no-api            skip the API throughput scenarios
   --keep              keep the work folder (service log, outputs) and print where it is`;
 const RESULTS_DIR = path.join(REPO_ROOT, "bench/results");
@@ -48,6 +50,7 @@ async function main(argv: string[]): Promise<number> {
         "no-api": { type: "boolean", default: false },
         orientation: { type: "string" },
         only: { type: "string" },
+        repeat: { type: "string" },
         keep: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -58,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
   if (typeof values === "number") return values;
   let plan: BenchPlan;
   try {
-    plan = planBench({ full: values.full, presets: values.presets, orientation: values.orientation, api: !values["no-api"], only: values.only });
+    plan = planBench({ full: values.full, presets: values.presets, orientation: values.orientation, api: !values["no-api"], only: values.only, repeat: values.repeat });
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     return 2;
@@ -130,6 +133,7 @@ async function main(argv: string[]): Promise<number> {
           workDir,
           presets: plan.presets,
           libassPresets: plan.libassPresets,
+          repeat: plan.repeat,
           onStep: (_, fraction) => progress.advance(fraction),
         }),
       );

@@ -36,3 +36,16 @@ test("--only sweep plans the sweeps alone, captioned with a transcript of their 
 test("--only takes nothing but sweep", () => {
   assert.throws(() => planBench({ full: false, api: false, only: "jobs" }), /--only takes sweep/);
 });
+
+test("--repeat renders each preset of the sweep that many times, and takes only a whole number from 1 to 20", () => {
+  assert.equal(planBench({ full: false, api: false }).repeat, 1);
+  const once = planBench({ full: false, api: false, only: "sweep", presets: "smash,ogre" });
+  const thrice = planBench({ full: false, api: false, only: "sweep", presets: "smash,ogre", repeat: "3" });
+  assert.equal(thrice.repeat, 3);
+  const sweepWeight = (plan: typeof once) => plan.steps.find((step) => step.label === stepLabel.sweep({ orientation: "portrait", seconds: 30 }))!.weight;
+  // 2 renders + 2 floors + 1 burn-in (highlight is not swept) against 6 renders + 3 floors.
+  assert.equal(sweepWeight(thrice) / sweepWeight(once), 9 / 4);
+  for (const bad of ["0", "-1", "1.5", "21", "x", ""]) {
+    assert.throws(() => planBench({ full: false, api: false, repeat: bad }), /--repeat takes a whole number from 1 to 20/, bad);
+  }
+});

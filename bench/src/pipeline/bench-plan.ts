@@ -2,6 +2,9 @@ import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
 import type { Orientation } from "./bench-videos.ts";
 import type { PlannedStep } from "./progress-bar.ts";
 
+/** Renders of the preset sweep between two floor runs: each render is compared with the floor runs just before and after it. */
+export const RENDERS_PER_FLOOR = 4;
+
 /** The preset of the whole jobs (and the one a quick run also burns in with libass). */
 export const JOB_PRESET: PresetId = "highlight";
 
@@ -16,6 +19,8 @@ export interface BenchOptions {
   api: boolean;
   /** "sweep": only the render sweeps (with their libass burn-ins), captioned with a transcript of their clip. */
   only?: string;
+  /** Renders of each preset in the sweep, as text from the command line (default 1). */
+  repeat?: string;
 }
 
 export interface ClipSpec {
@@ -36,6 +41,8 @@ export interface BenchPlan extends Pick<BenchOptions, "full" | "api"> {
   concurrent: { clip: ClipSpec; jobs: number; workers: number }[];
   presets: PresetId[];
   libassPresets: PresetId[];
+  /** Renders of each preset in the sweep (their median is reported). */
+  repeat: number;
   /** Each distinct video the plan uses, made once. */
   videos: ClipSpec[];
   steps: PlannedStep[];
@@ -72,6 +79,8 @@ export function planBench(options: BenchOptions): BenchPlan {
   }
   if (options.only !== undefined && options.only !== "sweep") throw new Error("--only takes sweep");
   const sweepOnly = options.only === "sweep";
+  const repeat = options.repeat === undefined ? 1 : Number(options.repeat);
+  if (!Number.isInteger(repeat) || repeat < 1 || repeat > 20) throw new Error("--repeat takes a whole number from 1 to 20");
   if (sweepOnly) jobs = [];
   // Throughput with two jobs at a time: four 60 s jobs (two rounds); the full run adds two 600 s ones.
   const concurrent = jobs.length === 0 ? [] : [
@@ -90,11 +99,14 @@ export function planBench(options: BenchOptions): BenchPlan {
     ...concurrent.map((run) => ({ label: stepLabel.concurrent(run), weight: (run.clip.seconds * 0.7 * run.jobs) / 1.3 })),
     ...(asr ? [{ label: stepLabel.asr, weight: asr.seconds * 0.5 }] : []),
     ...(sweepWords ? [{ label: stepLabel.sweepWords, weight: sweepWords.seconds * 0.15 }] : []),
-    ...sweeps.map((clip) => ({ label: stepLabel.sweep(clip), weight: clip.seconds * 0.45 * (presets.length + libassPresets.length + 2) })),
+    ...sweeps.map((clip) => ({ label: stepLabel.sweep(clip), weight: clip.seconds * 0.45 * sweepRuns(presets.length, libassPresets.length, repeat) })),
     ...(api ? [{ label: stepLabel.api, weight: 40 }] : []),
   ];
-  return { full: options.full, api, jobs, sweeps, asr, sweepWords, concurrent, presets, libassPresets, videos, steps };
+  return { full: options.full, api, jobs, sweeps, asr, sweepWords, concurrent, presets, libassPresets, repeat, videos, steps };
 }
+
+/** Runs of a sweep (preset-sweep.ts's sweepOrder): the renders, a floor run before them and after every RENDERS_PER_FLOOR, the burn-ins. */
+const sweepRuns = (presets: number, burnIns: number, repeat: number) => presets * repeat + 1 + Math.ceil((presets * repeat) / RENDERS_PER_FLOOR) + burnIns;
 
 const isPreset = (value: string): value is PresetId => (PRESET_IDS as readonly string[]).includes(value);
 

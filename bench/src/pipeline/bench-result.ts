@@ -48,10 +48,15 @@ export const RenderRunSchema = Type.Object({
   cpu_ms: Ms,
   /** Node's part of cpu_ms (drawing and converting caption pictures, piping them); the rest is ffmpeg's. Absent in older results. */
   node_cpu_ms: Type.Optional(Ms),
+  /** node_cpu_ms ÷ the floor runs beside each render (the median of several). Absent in older results. */
+  node_cpu_ratio_to_floor: Type.Optional(Type.Number()),
   frames_drawn: Type.Integer({ minimum: 0 }),
   /** Caption pictures drawn per second of drawing time. */
   frames_per_second: Type.Union([Type.Number(), Type.Null()]),
+  /** CPU ÷ the floor runs just before and after the render; with several renders, their median. */
   cpu_ratio_to_floor: Type.Number(),
+  /** Each render's cpu_ratio_to_floor in the order run, when the preset was rendered more than once (--repeat). */
+  cpu_ratios: Type.Optional(Type.Array(Type.Number())),
   wall_ratio_to_floor: Type.Number(),
   /** ffmpeg + libass burn-in of the same cues as an ASS script, same encoder settings, measured right after ours. */
   libass: Type.Union([
@@ -67,7 +72,7 @@ export const RenderRunSchema = Type.Object({
 
 export const PresetSweepSchema = Type.Object({
   clip: ClipSchema,
-  /** Mean of the floor measured before and after the presets. */
+  /** Mean of all the floor runs, interleaved with the renders (each render's ratio is to the runs beside it). */
   floor: Cost,
   floor_runs: Type.Array(Cost),
   runs: Type.Array(RenderRunSchema),

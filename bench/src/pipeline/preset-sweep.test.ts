@@ -5,9 +5,9 @@ import path from "node:path";
 import { test } from "node:test";
 import { makeSpeechVideo } from "@caption/gpu-worker/testing";
 import { X264_ENCODER, probeMedia, SOFTWARE_DECODER } from "@caption/gpu-worker/media";
-import { sweepPresets } from "./preset-sweep.ts";
+import { median, sweepOrder, sweepPresets } from "./preset-sweep.ts";
 
-test("a sweep renders each preset between two floor runs, and burns the chosen ones in with libass right after", async () => {
+test("a sweep renders each preset between floor runs, and burns the chosen ones in with libass right after its first render", async () => {
   const video = await makeSpeechVideo({ text: "one two three four five six", width: 360, height: 640, durationSeconds: 3 });
   const workDir = await mkdtemp(path.join(tmpdir(), "sweep-test-"));
   try {
@@ -23,16 +23,22 @@ test("a sweep renders each preset between two floor runs, and burns the chosen o
       workDir,
       presets: ["classic", "karaoke"],
       libassPresets: ["karaoke", "highlight"],
+      repeat: 2,
       onStep: (label) => steps.push(label),
     });
-    assert.deepEqual(steps, ["floor (plain re-encode)", "render classic", "render karaoke", "libass burn-in (karaoke)", "floor again"]);
+    assert.deepEqual(steps, [
+      "floor (plain re-encode)", "render classic (1/2)", "render karaoke (1/2)", "libass burn-in (karaoke)", "render karaoke (2/2)", "render classic (2/2)", "floor again",
+    ]);
     assert.equal(sweep.floor_runs.length, 2);
     assert.deepEqual(sweep.runs.map((r) => r.preset), ["classic", "karaoke"]);
     for (const run of sweep.runs) {
       assert.ok(run.cpu_ms > 0 && run.wall_ms > 0);
       // Node draws; ffmpeg decodes, overlays and encodes, and takes most of it.
       assert.ok(run.node_cpu_ms !== undefined && run.node_cpu_ms > 0 && run.node_cpu_ms < run.cpu_ms / 2, `node ${run.node_cpu_ms} of ${run.cpu_ms} ms`);
-      assert.equal(run.cpu_ratio_to_floor, run.cpu_ms / sweep.floor.cpu_ms);
+      // Both renders were between the same two floor runs: the median of their ratios to those runs' mean.
+      assert.equal(run.cpu_ratios?.length, 2);
+      assert.equal(run.cpu_ratio_to_floor, median(run.cpu_ratios!));
+      assert.ok(Math.abs(run.cpu_ratio_to_floor - run.cpu_ms / sweep.floor.cpu_ms) < 0.01);
       assert.ok(run.frames_drawn > 0 && run.frames_per_second !== null && run.frames_per_second > 0);
     }
     // Every word changes karaoke's picture; classic changes only per cue.
@@ -43,4 +49,18 @@ test("a sweep renders each preset between two floor runs, and burns the chosen o
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
+});
+
+test("a sweep's order: rounds alternating direction, a floor run first, after every four renders and last", () => {
+  const show = (steps: ReturnType<typeof sweepOrder>) => steps.map((s) => (s.kind === "floor" ? "F" : `${s.preset}${s.round}`)).join(" ");
+  assert.equal(show(sweepOrder(["classic", "karaoke"], 1)), "F classic0 karaoke0 F");
+  assert.equal(show(sweepOrder(["classic", "karaoke", "smash"], 3)), "F classic0 karaoke0 smash0 smash1 F karaoke1 classic1 classic2 karaoke2 F smash2 F");
+  assert.throws(() => sweepOrder(["classic"], 0), /repeat/);
+});
+
+test("the median of an odd count is the middle value, of an even count the mean of the middle two", () => {
+  assert.equal(median([3, 1, 2]), 2);
+  assert.equal(median([4, 1, 3, 2]), 2.5);
+  assert.equal(median([1.08]), 1.08);
+  assert.throws(() => median([]), /nothing/);
 });

@@ -6,6 +6,7 @@ import { resolveStyle } from "@caption/shared/style/resolve-style";
 import type { H264Encoder, VideoDecoder, MediaInfo } from "@caption/gpu-worker/media";
 import { animationFor, renderCaptionedVideo, buildStyledCues } from "@caption/gpu-worker/render";
 import type { Clip, CostMeasurement, PresetSweep, RenderRun } from "./bench-result.ts";
+import { RENDERS_PER_FLOOR } from "./bench-plan.ts";
 import { timed } from "./cpu-clock.ts";
 import { measureFloor } from "./floor-encode.ts";
 import { measureLibass } from "../libass/libass-measure.ts";
@@ -20,10 +21,38 @@ export interface PresetSweepOptions {
   decoder: VideoDecoder;
   workDir: string;
   presets?: readonly PresetId[];
-  /** Presets also burned in with libass, each right after our render of it. */
+  /** Presets also burned in with libass, each right after our first render of it. */
   libassPresets: readonly PresetId[];
+  /** Renders of each preset (default 1); its ratio to the floor is their median. */
+  repeat?: number;
   /** One call per finished measurement, with what is running next. */
   onStep?: (label: string, fraction: number) => void;
+}
+
+export type SweepStep = { kind: "floor" } | { kind: "render"; preset: PresetId; round: number };
+
+/**
+ * The order of a sweep's runs: every preset `repeat` times, in rounds (every other round backwards, so no preset
+ * always runs just after the same floor), with a floor run first, after every RENDERS_PER_FLOOR renders and last.
+ */
+export function sweepOrder(presets: readonly PresetId[], repeat: number): SweepStep[] {
+  if (!Number.isInteger(repeat) || repeat < 1) throw new RangeError(`repeat must be a whole number ≥ 1, got ${repeat}`);
+  const renders = Array.from({ length: repeat }, (_, round) => (round % 2 === 0 ? presets : presets.toReversed()).map((preset) => ({ kind: "render" as const, preset, round })))
+    .flat();
+  const steps: SweepStep[] = [{ kind: "floor" }];
+  renders.forEach((render, i) => {
+    steps.push(render);
+    if ((i + 1) % RENDERS_PER_FLOOR === 0 || i === renders.length - 1) steps.push({ kind: "floor" });
+  });
+  return steps;
+}
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new RangeError("the median of nothing");
+  const sorted = values.toSorted((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 const mean = (costs: readonly CostMeasurement[]): CostMeasurement => ({
@@ -31,25 +60,50 @@ const mean = (costs: readonly CostMeasurement[]): CostMeasurement => ({
   cpu_ms: Math.round(costs.reduce((sum, c) => sum + c.cpu_ms, 0) / costs.length),
 });
 
+interface MeasuredRender {
+  preset: PresetId;
+  wallMs: number;
+  cpuMs: number;
+  nodeCpuMs: number;
+  framesDrawn: number;
+  paintMs: number;
+  /** The mean of the floor runs just before and after it. */
+  baseline: CostMeasurement;
+}
+
 /**
- * Our render+encode stage for each preset on one clip, bracketed by two floor runs (their mean is the
- * baseline, so drift in the machine's speed during the sweep shows up as the two floors' spread).
+ * Our render+encode stage for each preset on one clip, interleaved with floor runs (sweepOrder): a render's
+ * ratio is to the floor runs beside it, so drift in the machine's speed during the sweep cancels out, and with
+ * `repeat` the ratio reported is the median of the preset's renders, with every render's ratio beside it.
  */
 export async function sweepPresets(options: PresetSweepOptions): Promise<PresetSweep> {
   const { media, encoder, decoder, workDir } = options;
   const presets = options.presets ?? PRESET_IDS;
   const outputPath = path.join(workDir, `sweep-${options.clip.orientation}.mp4`);
   const libassPresets = presets.filter((preset) => options.libassPresets.includes(preset));
-  const total = presets.length + libassPresets.length + 2;
+  const repeat = options.repeat ?? 1;
+  const order = sweepOrder(presets, repeat);
+  const total = order.length + libassPresets.length;
   let done = 0;
   const step = (label: string) => options.onStep?.(label, done++ / total);
   const floorRun = () => measureFloor({ media, encoder, decoder, inputPath: options.inputPath, outputPath });
 
-  step("floor (plain re-encode)");
-  const floorRuns = [await floorRun()];
-  const measured: Omit<RenderRun, "cpu_ratio_to_floor" | "wall_ratio_to_floor">[] = [];
-  for (const preset of presets) {
-    step(`render ${preset}`);
+  const floorRuns: CostMeasurement[] = [];
+  // Renders still waiting for the floor run after them.
+  let pending: (Omit<MeasuredRender, "baseline"> & { before: CostMeasurement })[] = [];
+  const renders: MeasuredRender[] = [];
+  const libass = new Map<PresetId, NonNullable<RenderRun["libass"]>>();
+  for (const next of order) {
+    if (next.kind === "floor") {
+      step(floorRuns.length === 0 ? "floor (plain re-encode)" : "floor again");
+      const floor = await floorRun();
+      floorRuns.push(floor);
+      renders.push(...pending.map(({ before, ...render }) => ({ ...render, baseline: mean([before, floor]) })));
+      pending = [];
+      continue;
+    }
+    const { preset, round } = next;
+    step(repeat > 1 ? `render ${preset} (${round + 1}/${repeat})` : `render ${preset}`);
     const style = resolveStyle({ preset, video: { width: media.width, height: media.height } });
     const cues = buildStyledCues(options.words, style, media.durationSeconds);
     // As a job renders: the poster's and the strip's frames taken on the way.
@@ -57,30 +111,38 @@ export async function sweepPresets(options: PresetSweepOptions): Promise<PresetS
     const run = await timed(() => renderCaptionedVideo({ inputPath: options.inputPath, outputPath, cues, style, media, encoder, decoder, pictures }));
     await rm(pictures.framesPath, { force: true });
     const { framesDrawn, paintMs } = run.value;
-    let libass: RenderRun["libass"] = null;
-    if (libassPresets.includes(preset)) {
+    pending.push({ preset, wallMs: run.wallMs, cpuMs: run.cpuMs, nodeCpuMs: run.ownCpuMs, framesDrawn, paintMs, before: floorRuns.at(-1)! });
+    if (round === 0 && libassPresets.includes(preset)) {
       step(`libass burn-in (${preset})`);
       const cost = await measureLibass({ inputPath: options.inputPath, outputPath, workDir, media, cues, style, encoder, decoder });
-      libass = { ...cost, left_out: animationFor(style.animation).ass.leavesOut };
+      libass.set(preset, { ...cost, left_out: animationFor(style.animation).ass.leavesOut });
     }
-    measured.push({
-      preset,
-      wall_ms: run.wallMs,
-      cpu_ms: run.cpuMs,
-      node_cpu_ms: run.ownCpuMs,
-      frames_drawn: framesDrawn,
-      frames_per_second: paintMs > 0 ? Math.round((framesDrawn * 1000) / paintMs) : null,
-      libass,
-    });
   }
-  step("floor again");
-  floorRuns.push(await floorRun());
   await rm(outputPath, { force: true });
-  const floor = mean(floorRuns);
   return {
     clip: options.clip,
-    floor,
+    floor: mean(floorRuns),
     floor_runs: floorRuns,
-    runs: measured.map((run) => ({ ...run, cpu_ratio_to_floor: run.cpu_ms / floor.cpu_ms, wall_ratio_to_floor: run.wall_ms / floor.wall_ms })),
+    runs: presets.map((preset) => summarise(preset, renders.filter((render) => render.preset === preset), libass.get(preset) ?? null)),
+  };
+}
+
+/** One preset's renders as one run: medians, with each render's CPU ratio when there were several. */
+function summarise(preset: PresetId, renders: readonly MeasuredRender[], libass: RenderRun["libass"]): RenderRun {
+  const cpuRatios = renders.map((render) => render.cpuMs / render.baseline.cpu_ms);
+  const framesDrawn = renders[0]!.framesDrawn;
+  const paintMs = median(renders.map((render) => render.paintMs));
+  return {
+    preset,
+    wall_ms: Math.round(median(renders.map((render) => render.wallMs))),
+    cpu_ms: Math.round(median(renders.map((render) => render.cpuMs))),
+    node_cpu_ms: Math.round(median(renders.map((render) => render.nodeCpuMs))),
+    node_cpu_ratio_to_floor: median(renders.map((render) => render.nodeCpuMs / render.baseline.cpu_ms)),
+    frames_drawn: framesDrawn,
+    frames_per_second: paintMs > 0 ? Math.round((framesDrawn * 1000) / paintMs) : null,
+    cpu_ratio_to_floor: median(cpuRatios),
+    ...(renders.length > 1 && { cpu_ratios: cpuRatios }),
+    wall_ratio_to_floor: median(renders.map((render) => render.wallMs / render.baseline.wall_ms)),
+    libass,
   };
 }

@@ -1,9 +1,13 @@
-import { cpuBoundJobToFloor, libassToFloor, oursToLibass, type BenchResult } from "./bench-result.ts";
+import { cpuBoundJobToFloor, libassToFloor, oursToLibass, type BenchResult, type PresetSweep, type RenderRun } from "./bench-result.ts";
 import { STAGE_ORDER } from "./stage-chart-svg.ts";
 
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 const ratio = (value: number) => value.toFixed(2);
 const optionalRatio = (value: number | null) => (value === null ? "" : ratio(value));
+const cpuRatio = (run: RenderRun) => `${ratio(run.cpu_ratio_to_floor)}${run.cpu_ratios ? ` (${run.cpu_ratios.map(ratio).join(", ")})` : ""}`;
+// Older results have no ratio of node's own: their node CPU ÷ the sweep's mean floor.
+const nodeRatio = (run: RenderRun, sweep: PresetSweep) =>
+  (run.node_cpu_ratio_to_floor ?? (run.node_cpu_ms === undefined ? undefined : run.node_cpu_ms / sweep.floor.cpu_ms))?.toFixed(3) ?? "–";
 const table = (header: readonly string[], rows: readonly (readonly (string | number)[])[]) =>
   [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`, ...rows.map((row) => `| ${row.join(" | ")} |`)].join("\n");
 
@@ -53,6 +57,9 @@ export function summaryMarkdown(result: BenchResult, chartFile: string): string 
     "## Render + encode per preset (CPU time, ratio to the floor)",
     "",
   ];
+  if (result.presets.some((sweep) => sweep.runs.some((run) => run.cpu_ratios))) {
+    parts.push("Each preset rendered several times (`--repeat`): the median ratio, each render's ratio to the floor runs beside it in brackets.", "");
+  }
   for (const sweep of result.presets) {
     parts.push(
       `${sweep.clip.orientation} ${sweep.clip.width}x${sweep.clip.height}, ${sweep.clip.duration_seconds.toFixed(0)} s; floor ${seconds(sweep.floor.cpu_ms)} s CPU / ${seconds(sweep.floor.wall_ms)} s wall (runs: ${sweep.floor_runs.map((r) => seconds(r.cpu_ms)).join(", ")} s CPU)`,
@@ -63,8 +70,8 @@ export function summaryMarkdown(result: BenchResult, chartFile: string): string 
           run.preset,
           seconds(run.cpu_ms),
           seconds(run.wall_ms),
-          ratio(run.cpu_ratio_to_floor),
-          run.node_cpu_ms === undefined ? "–" : (run.node_cpu_ms / sweep.floor.cpu_ms).toFixed(3),
+          cpuRatio(run),
+          nodeRatio(run, sweep),
           ratio(run.wall_ratio_to_floor),
           run.frames_drawn,
           run.frames_per_second ?? "–",
