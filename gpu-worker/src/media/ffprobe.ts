@@ -81,21 +81,7 @@ async function probe(args: string[], source: SourceFile, options: ProbeOptions):
 export async function probeMedia(path: string, options: ProbeOptions = {}): Promise<MediaInfo> {
   options.signal?.throwIfAborted();
   const source: SourceFile = { path, container: await sniffContainer(path) };
-  // The packets are listed while the streams are read (each run is mostly ffprobe starting up): a file refused
-  // on its streams stops the listing.
-  const refused = new AbortController();
-  const listing = probe(PACKET_ENTRIES, source, { ...options, signal: options.signal ? AbortSignal.any([options.signal, refused.signal]) : refused.signal });
-  listing.catch(() => undefined);
-  try {
-    return await inspect(source, listing, options);
-  } catch (error) {
-    refused.abort(error);
-    throw error;
-  }
-}
-
-async function inspect(source: SourceFile, listing: Promise<string>, options: ProbeOptions): Promise<MediaInfo> {
-  const [json, { size }] = await Promise.all([probe(["-print_format", "json", "-show_format", "-show_streams"], source, options), stat(source.path)]);
+  const [json, { size }] = await Promise.all([probe(["-print_format", "json", "-show_format", "-show_streams"], source, options), stat(path)]);
   let parsed: ProbeOutput;
   try {
     parsed = JSON.parse(json) as ProbeOutput;
@@ -113,7 +99,7 @@ async function inspect(source: SourceFile, listing: Promise<string>, options: Pr
 
   const declaredRate = parseFrameRate(video.avg_frame_rate);
   const audioIndex = audio?.index ?? null;
-  const packets = await listing;
+  const packets = await probe(PACKET_ENTRIES, source, options);
   const extent = streamExtent(packets, { video: video.index, audio: audioIndex, frameSeconds: 1 / (declaredRate ?? 30) });
   if (extent === null || extent.videoFrames === 0 || extent.durationSeconds <= 0) throw notReadable("The video stream has no frames that can be read");
   // Variable-rate files (MediaRecorder) may declare no average rate: the packets give it.
