@@ -22,10 +22,12 @@ const DEFAULT_FIRST_SEGMENT_SECONDS = 6;
 
 /**
  * The longest a segment starting `startSeconds` into the audio may be: no longer than the audio before it (nor
- * than the first segment may be, nor than `maxSeconds`). The render composites no further than the words
- * recognised, and recognises a segment's words only when the whole segment is decoded; segments that grow with
- * the audio behind them keep the words ahead of the render (which moves at about half the speed recognition
- * does), where one long second segment left the encoder idle for most of a minute's recognition.
+ * shorter than the first segment may be, nor longer than `maxSeconds`). The render composites no further than
+ * the words recognised, and a segment's words come only when the whole segment is decoded. Where the render
+ * outruns recognition (more cores, a hardware encoder), a 25 s second segment made it wait, and left the render
+ * of the whole last segment for after recognition; segments that grow with the audio behind them keep the words
+ * ahead of the render and that tail short. On 2 cores, where the render is bound by the cores, it changes nothing
+ * measurable (docs/performance.md).
  */
 export function segmentLimitSeconds(startSeconds: number, limits: { firstSeconds: number; maxSeconds: number }): number {
   return Math.min(limits.maxSeconds, Math.max(limits.firstSeconds, startSeconds));
