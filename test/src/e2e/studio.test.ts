@@ -168,9 +168,14 @@ test("a reload mid-upload resumes at the service's offset: the same upload, no b
   await uploaded(25);
   await page.reload();
   await page.getByRole("status").filter({ hasText: /Balance/ }).waitFor();
+  // The bar reads 100 % once the browser has sent the last byte; the upload is complete when the service's answer
+  // to that PATCH says it holds them all.
+  const size = String(3 * 1024 * 1024);
+  const stored = page.waitForResponse((response) => response.request().method() === "PATCH" && response.headers()["upload-offset"] === size, { timeout: 60_000 });
   await page.getByLabel("Video file").setInputFiles(file);
   await page.getByText("(resumed)").waitFor();
   await uploaded(100);
+  assert.equal((await stored).status(), 204);
   await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   assert.equal(offsets[0], 0);
   assert.ok(offsets.length === 2 && offsets[1]! > 0, `PATCH offsets ${offsets.join(", ")}`);
