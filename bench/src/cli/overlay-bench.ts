@@ -12,6 +12,7 @@ import { PRESET_IDS, type PresetId } from "@caption/shared/api/preset";
 import type { Job } from "@caption/shared/api/job";
 import type { OutputKind } from "@caption/shared/api/output";
 import { parseCommandLine } from "@caption/shared/runtime/command-line";
+import { median } from "../api/scenario-summary.ts";
 import { createBenchKey } from "../bench-key.ts";
 import { checkOverlay } from "../overlay/overlay-checks.ts";
 import { submitJob, waitForJob, withBenchService } from "../pipeline/bench-service.ts";
@@ -36,12 +37,6 @@ interface Run {
   cpuSeconds: number;
   wallSeconds: number;
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length === 0 ? Number.NaN : sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 async function main(argv: string[]): Promise<number> {
   const options = {

@@ -99,14 +99,29 @@ export function planBench(options: BenchOptions): BenchPlan {
     ...concurrent.map((run) => ({ label: stepLabel.concurrent(run), weight: (run.clip.seconds * 0.7 * run.jobs) / 1.3 })),
     ...(asr ? [{ label: stepLabel.asr, weight: asr.seconds * 0.5 }] : []),
     ...(sweepWords ? [{ label: stepLabel.sweepWords, weight: sweepWords.seconds * 0.15 }] : []),
-    ...sweeps.map((clip) => ({ label: stepLabel.sweep(clip), weight: clip.seconds * 0.45 * sweepRuns(presets.length, libassPresets.length, repeat) })),
+    ...sweeps.map((clip) => ({ label: stepLabel.sweep(clip), weight: clip.seconds * 0.45 * (sweepOrder(presets, repeat).length + libassPresets.length) })),
     ...(api ? [{ label: stepLabel.api, weight: 40 }] : []),
   ];
   return { full: options.full, api, jobs, sweeps, asr, sweepWords, concurrent, presets, libassPresets, repeat, videos, steps };
 }
 
-/** Runs of a sweep (preset-sweep.ts's sweepOrder): the renders, a floor run before them and after every RENDERS_PER_FLOOR, the burn-ins. */
-const sweepRuns = (presets: number, burnIns: number, repeat: number) => presets * repeat + 1 + Math.ceil((presets * repeat) / RENDERS_PER_FLOOR) + burnIns;
+export type SweepStep = { kind: "floor" } | { kind: "render"; preset: PresetId; round: number };
+
+/**
+ * The order of a sweep's runs: every preset `repeat` times, in rounds (every other round backwards, so no preset
+ * always runs just after the same floor), with a floor run first, after every RENDERS_PER_FLOOR renders and last.
+ */
+export function sweepOrder(presets: readonly PresetId[], repeat: number): SweepStep[] {
+  if (!Number.isInteger(repeat) || repeat < 1) throw new RangeError(`repeat must be a whole number ≥ 1, got ${repeat}`);
+  const renders = Array.from({ length: repeat }, (_, round) => (round % 2 === 0 ? presets : presets.toReversed()).map((preset) => ({ kind: "render" as const, preset, round })))
+    .flat();
+  const steps: SweepStep[] = [{ kind: "floor" }];
+  renders.forEach((render, i) => {
+    steps.push(render);
+    if ((i + 1) % RENDERS_PER_FLOOR === 0 || i === renders.length - 1) steps.push({ kind: "floor" });
+  });
+  return steps;
+}
 
 const isPreset = (value: string): value is PresetId => (PRESET_IDS as readonly string[]).includes(value);
 

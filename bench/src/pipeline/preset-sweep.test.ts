@@ -5,7 +5,9 @@ import path from "node:path";
 import { test } from "node:test";
 import { makeSpeechVideo } from "@caption/gpu-worker/testing";
 import { X264_ENCODER, probeMedia, SOFTWARE_DECODER } from "@caption/gpu-worker/media";
-import { median, sweepOrder, sweepPresets } from "./preset-sweep.ts";
+import { median } from "../api/scenario-summary.ts";
+import { sweepOrder } from "./bench-plan.ts";
+import { sweepPresets } from "./preset-sweep.ts";
 
 test("a sweep renders each preset between floor runs, and burns the chosen ones in with libass right after its first render", async () => {
   const video = await makeSpeechVideo({ text: "one two three four five six", width: 360, height: 640, durationSeconds: 3 });
@@ -56,11 +58,4 @@ test("a sweep's order: rounds alternating direction, a floor run first, after ev
   assert.equal(show(sweepOrder(["classic", "karaoke"], 1)), "F classic0 karaoke0 F");
   assert.equal(show(sweepOrder(["classic", "karaoke", "smash"], 3)), "F classic0 karaoke0 smash0 smash1 F karaoke1 classic1 classic2 karaoke2 F smash2 F");
   assert.throws(() => sweepOrder(["classic"], 0), /repeat/);
-});
-
-test("the median of an odd count is the middle value, of an even count the mean of the middle two", () => {
-  assert.equal(median([3, 1, 2]), 2);
-  assert.equal(median([4, 1, 3, 2]), 2.5);
-  assert.equal(median([1.08]), 1.08);
-  assert.throws(() => median([]), /nothing/);
 });

@@ -6,7 +6,8 @@ import { resolveStyle } from "@caption/shared/style/resolve-style";
 import type { H264Encoder, VideoDecoder, MediaInfo } from "@caption/gpu-worker/media";
 import { animationFor, renderCaptionedVideo, buildStyledCues } from "@caption/gpu-worker/render";
 import type { Clip, CostMeasurement, PresetSweep, RenderRun } from "./bench-result.ts";
-import { RENDERS_PER_FLOOR } from "./bench-plan.ts";
+import { median } from "../api/scenario-summary.ts";
+import { sweepOrder } from "./bench-plan.ts";
 import { timed } from "./cpu-clock.ts";
 import { measureFloor } from "./floor-encode.ts";
 import { measureLibass } from "../libass/libass-measure.ts";
@@ -27,32 +28,6 @@ export interface PresetSweepOptions {
   repeat?: number;
   /** One call per finished measurement, with what is running next. */
   onStep?: (label: string, fraction: number) => void;
-}
-
-export type SweepStep = { kind: "floor" } | { kind: "render"; preset: PresetId; round: number };
-
-/**
- * The order of a sweep's runs: every preset `repeat` times, in rounds (every other round backwards, so no preset
- * always runs just after the same floor), with a floor run first, after every RENDERS_PER_FLOOR renders and last.
- */
-export function sweepOrder(presets: readonly PresetId[], repeat: number): SweepStep[] {
-  if (!Number.isInteger(repeat) || repeat < 1) throw new RangeError(`repeat must be a whole number ≥ 1, got ${repeat}`);
-  const renders = Array.from({ length: repeat }, (_, round) => (round % 2 === 0 ? presets : presets.toReversed()).map((preset) => ({ kind: "render" as const, preset, round })))
-    .flat();
-  const steps: SweepStep[] = [{ kind: "floor" }];
-  renders.forEach((render, i) => {
-    steps.push(render);
-    if ((i + 1) % RENDERS_PER_FLOOR === 0 || i === renders.length - 1) steps.push({ kind: "floor" });
-  });
-  return steps;
-}
-
-/** The middle value (the mean of the two middle ones for an even count). */
-export function median(values: readonly number[]): number {
-  if (values.length === 0) throw new RangeError("the median of nothing");
-  const sorted = values.toSorted((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 const mean = (costs: readonly CostMeasurement[]): CostMeasurement => ({

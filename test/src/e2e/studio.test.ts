@@ -152,7 +152,8 @@ describe("a person captions a file, fixes a word and renders again", () => {
 test("a reload mid-upload resumes at the service's offset: the same upload, no byte sent twice", async () => {
   const { api_key: own, account_id: account } = await service.createKey({ credits: 60 });
   const file = path.join(await mkdtemp(path.join(tmpdir(), "studio-upload-")), "long-talk.mp4");
-  await writeFile(file, randomBytes(3 * 1024 * 1024));
+  const size = 3 * 1024 * 1024;
+  await writeFile(file, randomBytes(size));
   const page = await browser.context.newPage();
   await signIn(page, own);
   // A slow line (512 KiB/s up), so the reload comes while the bytes are still going.
@@ -170,8 +171,7 @@ test("a reload mid-upload resumes at the service's offset: the same upload, no b
   await page.getByRole("status").filter({ hasText: /Balance/ }).waitFor();
   // The bar reads 100 % once the browser has sent the last byte; the upload is complete when the service's answer
   // to that PATCH says it holds them all.
-  const size = String(3 * 1024 * 1024);
-  const stored = page.waitForResponse((response) => response.request().method() === "PATCH" && response.headers()["upload-offset"] === size, { timeout: 60_000 });
+  const stored = page.waitForResponse((response) => response.request().method() === "PATCH" && response.headers()["upload-offset"] === String(size), { timeout: 60_000 });
   await page.getByLabel("Video file").setInputFiles(file);
   await page.getByText("(resumed)").waitFor();
   await uploaded(100);
@@ -181,7 +181,7 @@ test("a reload mid-upload resumes at the service's offset: the same upload, no b
   assert.ok(offsets.length === 2 && offsets[1]! > 0, `PATCH offsets ${offsets.join(", ")}`);
   const uploads = await service.database.db.selectFrom("uploads").select(["size_bytes", "completed_at"]).where("account_id", "=", account).execute();
   assert.equal(uploads.length, 1);
-  assert.equal(uploads[0]!.size_bytes, 3 * 1024 * 1024);
+  assert.equal(uploads[0]!.size_bytes, size);
   assert.ok(uploads[0]!.completed_at);
   await page.close();
   await rm(path.dirname(file), { recursive: true, force: true });

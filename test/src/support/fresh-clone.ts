@@ -6,6 +6,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
+import { TEST_DATABASE_TEMPLATE_VARIABLE } from "@caption/shared/testing/test-database";
 import { REPO_ROOT } from "../fixtures/repo-paths.ts";
 
 const run = promisify(execFile);
@@ -33,7 +34,7 @@ export async function copyRepositoryToPrivateHome(): Promise<{ parent: string; c
  */
 export function newcomerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  const dropped = new Set(["NODE_TEST_CONTEXT", "DATABASE_URL", "DATA_DIR", "ASR_MODEL_DIR", "TEST_DATABASE_ADMIN_URL", "INIT_CWD", "NODE_COMPILE_CACHE", "TEST_DATABASE_TEMPLATE"]);
+  const dropped = new Set(["NODE_TEST_CONTEXT", "DATABASE_URL", "DATA_DIR", "ASR_MODEL_DIR", "TEST_DATABASE_ADMIN_URL", "INIT_CWD", "NODE_COMPILE_CACHE", TEST_DATABASE_TEMPLATE_VARIABLE]);
   for (const [key, value] of Object.entries(process.env)) if (!dropped.has(key) && !key.startsWith("npm_")) env[key] = value;
   return { ...env, ...extra };
 }
